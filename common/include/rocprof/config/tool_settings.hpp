@@ -1,0 +1,112 @@
+// The tool library's view of the configuration: what rocprofv3 (the CLI) resolved for one pass
+// and handed over through environment variables. Read once at tool start-up.
+//
+// The names, types, defaults and environment variables come from the one configuration schema
+// (rocprof/config/schema.hpp); nothing here repeats a default. The CLI is the writer of these
+// variables, read_tool_settings() the reader.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rocprof::config {
+
+struct collection_period {
+  uint64_t delay_ns = 0;
+  uint64_t duration_ns = 0;
+  uint64_t repeat = 0;
+};
+
+struct tool_settings {
+  // Tracing domains (ROCPROF_*_TRACE).
+  bool kernel_trace = false;
+  bool memory_copy_trace = false;
+  bool memory_allocation_trace = false;
+  bool scratch_memory_trace = false;
+  bool marker_api_trace = false;
+  bool hip_runtime_api_trace = false;
+  bool hip_compiler_api_trace = false;
+  bool hsa_core_api_trace = false;
+  bool hsa_amd_ext_api_trace = false;
+  bool hsa_image_ext_api_trace = false;
+  bool hsa_finalizer_ext_api_trace = false;
+  bool rccl_api_trace = false;
+  bool rocdecode_api_trace = false;
+  bool rocjpeg_api_trace = false;
+  bool cuda_runtime_api_trace = false;  // ROCPROF_CUDA_RUNTIME_API_TRACE
+  bool cuda_driver_api_trace = false;   // ROCPROF_CUDA_DRIVER_API_TRACE
+  bool kokkos_trace = false;            // ROCPROF_KOKKOS_TRACE
+
+  // Counters.
+  bool counter_collection = false;
+  std::vector<std::string> counters;  // parsed from ROCPROF_COUNTERS ("pmc: A B")
+  std::vector<std::vector<std::string>> counter_groups;  // ROCPROF_COUNTER_GROUPS lines
+  uint64_t counter_groups_interval = 1;
+  std::string extra_counters_contents;
+
+  // Output.
+  std::string output_path;  // unexpanded (placeholders); ROCPROF_OUTPUT_PATH
+  std::string output_file;  // unexpanded; ROCPROF_OUTPUT_FILE_NAME
+  std::string tmp_directory;
+  std::vector<std::string> output_formats;  // upper-case tokens: ROCPD CSV JSON PFTRACE OTF2
+  bool output_config = false;
+  uint64_t minimum_output_bytes = 0;
+
+  // Kernel naming and filtering.
+  bool demangle = true;
+  bool truncate = false;
+  bool kernel_rename = false;
+  std::string kernel_include_regex;
+  std::string kernel_exclude_regex;
+  std::string kernel_iteration_range;
+
+  // Display.
+  bool group_by_queue = false;
+  std::string agent_index;  // absolute / relative / type-relative
+
+  // Stats and summaries.
+  bool stats = false;
+  bool summary = false;
+  bool summary_per_domain = false;
+  std::vector<std::string> summary_groups;
+  std::string summary_output;  // stdout / stderr / file name
+  std::string summary_units;   // sec / msec / usec / nsec
+
+  // Collection control.
+  std::vector<collection_period> collection_periods;
+  bool collection_period_testing = false;
+  bool selected_regions = false;
+  bool signal_handlers = true;
+
+  // PC sampling.
+  std::string pc_sampling_method;
+  std::string pc_sampling_unit;
+  uint64_t pc_sampling_interval = 1;
+
+  // Advanced thread trace (accepted; no backend in this build).
+  bool advanced_thread_trace = false;
+
+  // Perfetto.
+  std::string perfetto_backend;
+  uint64_t perfetto_buffer_size_kb = 0;
+  uint64_t perfetto_shmem_size_hint_kb = 0;
+  std::string perfetto_buffer_fill_policy;
+
+  std::string benchmark_mode;
+  std::string log_level;
+};
+
+using env_lookup = std::function<const char*(const char* name)>;  // returns nullptr if unset
+
+struct read_result {
+  tool_settings settings;
+  std::vector<std::string> errors;    // fatal: a value that cannot be used (names the variable)
+  std::vector<std::string> warnings;  // e.g. an unparsable integer that fell back to its default
+};
+
+// Reads every variable of the schema through `lookup` (default: ::getenv).
+read_result read_tool_settings(const env_lookup& lookup = nullptr);
+
+}  // namespace rocprof::config
