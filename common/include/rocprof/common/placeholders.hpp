@@ -12,6 +12,7 @@ namespace rocprof::common {
 struct placeholder_context {
   std::vector<std::string> argv;  // the application's command line
   long pid = 0, ppid = 0, pgid = 0, psid = 0;
+  long psize = 0;  // number of children of the parent process
   std::string hostname;
   std::string cwd;
   std::string launch_date;  // formatted per ROCPROF_DATE_FORMAT

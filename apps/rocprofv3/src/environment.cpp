@@ -1,0 +1,209 @@
+#include "environment.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "rocprof/config/schema.hpp"
+#include "rocprof/config/values.hpp"
+
+extern char** environ;
+
+namespace rocprof::cli {
+namespace {
+
+using config::env_form;
+
+std::string env_name(const char* key) {
+  return std::string(config::option(key).env);
+}
+
+std::string base_value(const environment& base, const std::string& name) {
+  const auto it = base.find(name);
+  return it == base.end() ? std::string() : it->second;
+}
+
+// a:b with empty parts left out.
+std::string join_path_list(const std::vector<std::string>& parts) {
+  std::vector<std::string> kept;
+  for (const auto& part : parts) {
+    if (!part.empty()) kept.push_back(part);
+  }
+  return config::join(kept, ":");
+}
+
+double unit_to_ns(const std::string& unit) {
+  if (unit == "hour") return 3.6e12;
+  if (unit == "min") return 6e10;
+  if (unit == "sec") return 1e9;
+  if (unit == "msec") return 1e6;
+  if (unit == "usec") return 1e3;
+  return 1.0;
+}
+
+std::string collection_periods(const job& config) {
+  const double factor = unit_to_ns(config.text("collection_period_unit").value_or("sec"));
+  std::vector<std::string> out;
+  for (const auto& period : config.list("collection_period")) {
+    const auto fields = config::split_any(period, ":");
+    bool valid = fields.size() == 3;
+    double delay = 0, duration = 0;
+    std::optional<uint64_t> repeat;
+    if (valid) {
+      char* end1 = nullptr;
+      char* end2 = nullptr;
+      delay = std::strtod(fields[0].c_str(), &end1);
+      duration = std::strtod(fields[1].c_str(), &end2);
+      repeat = config::parse_integer(fields[2]);
+      valid = *end1 == '\0' && *end2 == '\0' && delay >= 0 && duration >= 0 && repeat.has_value();
+    }
+    if (!valid) {
+      throw usage_error("argument --collection-period: '" + period +
+                        "' is not DELAY:DURATION:REPEAT");
+    }
+    out.push_back(std::to_string(static_cast<uint64_t>(std::llround(delay * factor))) + ":" +
+                  std::to_string(static_cast<uint64_t>(std::llround(duration * factor))) + ":" +
+                  std::to_string(*repeat));
+  }
+  return config::join(out, ";");
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw usage_error("argument -E/--extra-counters: cannot read '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The generic forms of the schema; custom rows are handled by name below.
+void write_generic(const job& config, environment& env) {
+  for (const auto& spec : config::schema()) {
+    const std::string key(spec.key);
+    if (spec.env.empty() || !config.has(key)) continue;
+    const std::string name(spec.env);
+    switch (spec.form) {
+      case env_form::flag:
+        if (config.flag(key)) env[name] = "1";
+        break;
+      case env_form::negated_flag:
+        if (config.flag(key)) env[name] = "0";
+        break;
+      case env_form::text:
+        env[name] = *config.text(key);
+        break;
+      case env_form::joined:
+        env[name] = config::join(config.list(key), spec.separator);
+        break;
+      case env_form::none:
+      case env_form::custom:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+environment current_environment() {
+  environment env;
+  for (char** item = environ; item != nullptr && *item != nullptr; ++item) {
+    const std::string entry(*item);
+    const size_t eq = entry.find('=');
+    if (eq != std::string::npos) env.emplace(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  return env;
+}
+
+bool wants_cuda_backend(const job& config) {
+  for (const char* key : {"cuda_runtime_trace", "cuda_driver_trace", "kernel_trace",
+                          "memory_copy_trace", "memory_allocation_trace"}) {
+    if (config.flag(key)) return true;
+  }
+  return config.has("pmc") || config.has("pmc_groups");
+}
+
+pass_environment_result build_pass_environment(const pass_environment_input& input) {
+  const job& config = *input.config;
+  const environment& base = *input.base;
+  pass_environment_result result;
+  environment& env = result.changes;
+
+  write_generic(config, env);
+
+  env["ROCPROFILER_LIBRARY_CTOR"] = "1";
+  env[env_name("output_directory")] = input.output_path;
+
+  if (config.has("output_format")) {
+    const std::string ours = config::join(config.list("output_format"), ",");
+    const std::string name = env_name("output_format");
+    const std::string existing = base_value(base, name);
+    env[name] = existing.empty() ? ours : existing + "," + ours;
+  }
+  if (auto level = config.text("log_level"); level && *level != "env" && *level != "config") {
+    for (const char* name : {"ROCPROF_LOG_LEVEL", "ROCPROFILER_LOG_LEVEL", "ROCTX_LOG_LEVEL"}) {
+      env[name] = *level;
+    }
+  }
+  if (auto path = config.text("extra_counters")) env[env_name("extra_counters")] = read_file(*path);
+  if (config.has("pmc")) {
+    env[env_name("counter_collection")] = "1";
+    env[env_name("pmc")] = "pmc: " + config::join(config.list("pmc"), " ");
+  }
+  if (config.has("pmc_groups")) {
+    env[env_name("counter_collection")] = "1";
+    std::vector<std::string> lines;
+    for (const auto& group : config.list("pmc_groups"))
+      lines.push_back("pmc: " + group);
+    env[env_name("pmc_groups")] = config::join(lines, "\n");
+  }
+  if (auto output = config.text("summary_output_file")) {
+    const std::string lower = config::to_lower(*output);
+    env[env_name("summary_output_file")] = lower == "stdout" || lower == "stderr" ? lower : *output;
+  }
+  if (config.has("collection_period"))
+    env[env_name("collection_period")] = collection_periods(config);
+  if (auto kb = config.number("minimum_output_data")) {
+    env[env_name("minimum_output_data")] = std::to_string(*kb * 1024);
+  }
+  if (config.has("att_perfcounters")) {
+    env[env_name("att_perfcounters")] =
+        config::to_upper(config::join(config.list("att_perfcounters"), " "));
+  }
+  if (auto activity = config.number("att_activity")) {
+    env[env_name("att_perfcounter_ctrl")] = std::to_string(*activity);
+    env[env_name("att_perfcounters")] =
+        "SQ_BUSY_CU_CYCLES SQ_VALU_MFMA_BUSY_CYCLES SQ_ACTIVE_INST_VALU SQ_ACTIVE_INST_LDS "
+        "SQ_ACTIVE_INST_VMEM SQ_ACTIVE_INST_FLAT SQ_ACTIVE_INST_SCA SQ_ACTIVE_INST_MISC";
+  }
+
+  // Injection. LD_PRELOAD: --preload libraries, then what was there, then the tool.
+  const tool_paths& paths = input.paths;
+  std::vector<std::string> preload = config.list("preload");
+  if (!config.has("preload")) preload = config::split_any(base_value(base, "ROCPROF_PRELOAD"), ":");
+  preload.push_back(base_value(base, "LD_PRELOAD"));
+  preload.push_back(paths.tool());
+  const bool markers = config.flag("marker_trace");
+  if (markers && !config.flag("suppress_marker_preload") && is_file(paths.roctx())) {
+    preload.push_back(paths.roctx());
+  }
+  env["LD_PRELOAD"] = join_path_list(preload);
+  env["ROCP_TOOL_LIBRARIES"] =
+      join_path_list({base_value(base, "ROCP_TOOL_LIBRARIES"), paths.tool()});
+  if (markers) env["NVTX_INJECTION64_PATH"] = paths.tool();
+  if (config.flag("kokkos_trace")) {
+    // Kokkos 4 reads KOKKOS_TOOLS_LIBS; Debian's Kokkos 3.7 reads only KOKKOS_PROFILE_LIBRARY.
+    env["KOKKOS_TOOLS_LIBS"] = paths.kokkosp();
+    env["KOKKOS_PROFILE_LIBRARY"] = paths.kokkosp();
+  }
+  if (wants_cuda_backend(config)) {
+    if (is_file(paths.cuda_plugin())) {
+      env["CUDA_INJECTION64_PATH"] = paths.cuda_plugin();
+    } else {
+      result.warnings.push_back("CUDA backend plugin not found at " + paths.cuda_plugin() +
+                                "; CUDA activity, API and counters will not be collected");
+    }
+  }
+  return result;
+}
+
+}  // namespace rocprof::cli

@@ -1,0 +1,36 @@
+// The environment hand-off of one pass: the resolved configuration written into the variables
+// the tool library reads (names from the schema), plus the injection variables.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "job.hpp"
+#include "tool_paths.hpp"
+
+namespace rocprof::cli {
+
+using environment = std::map<std::string, std::string>;
+
+environment current_environment();
+
+struct pass_environment_input {
+  const job* config = nullptr;
+  std::string output_path;  // the pass's ROCPROF_OUTPUT_PATH (sub-directory included)
+  tool_paths paths;
+  const environment* base = nullptr;  // the environment rocprofv3 was started with
+};
+
+struct pass_environment_result {
+  environment changes;  // only what rocprofv3 sets or changes
+  std::vector<std::string> warnings;
+};
+
+// Throws usage_error for values that cannot be handed over (unreadable -E file, bad period).
+pass_environment_result build_pass_environment(const pass_environment_input& input);
+
+// true when the pass asks for something only the CUDA backend can collect.
+bool wants_cuda_backend(const job& config);
+
+}  // namespace rocprof::cli

@@ -1,0 +1,188 @@
+#include "run.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "command_line.hpp"
+#include "environment.hpp"
+#include "launcher.hpp"
+#include "list_avail.hpp"
+#include "output_directory.hpp"
+#include "passes.hpp"
+#include "rocprof/common/version.hpp"
+#include "rocprof/config/schema.hpp"
+#include "tool_paths.hpp"
+
+namespace rocprof::cli {
+namespace {
+
+bool collects_something(const job& config) {
+  for (const auto& spec : config::schema()) {
+    if ((spec.group == "Basic tracing options" || spec.group == "Granular tracing options") &&
+        config.flag(std::string(spec.key))) {
+      return true;
+    }
+  }
+  return config.has("pmc") || config.has("pmc_groups") || config.flag("advanced_thread_trace") ||
+         config.has("pc_sampling_method");
+}
+
+bool wants_summary(const job& config) {
+  for (const char* key : {"stats", "summary", "summary_per_domain"}) {
+    if (config.flag(key)) return true;
+  }
+  return config.has("summary_groups") || config.has("summary_output_file") ||
+         config.has("summary_units");
+}
+
+void print_version(std::ostream& out) {
+  const auto& info = common::get_build_info();
+  const std::pair<const char*, std::string_view> rows[] = {
+      {"version", info.version},
+      {"git_revision", info.git_revision},
+      {"library_arch", info.library_arch},
+      {"system_name", info.system_name},
+      {"system_processor", info.system_processor},
+      {"system_version", info.system_version},
+      {"compiler_id", info.compiler_id},
+      {"compiler_version", info.compiler_version}};
+  for (const auto& [key, value] : rows) {
+    char line[256];
+    std::snprintf(line, sizeof(line), "%16s: %.*s\n", key, static_cast<int>(value.size()),
+                  value.data());
+    out << line;
+  }
+}
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i)
+    out += (i ? ", '" : "'") + items[i] + "'";
+  return out + "]";
+}
+
+struct prepared_pass {
+  const pass* source = nullptr;
+  environment full;     // what the application gets
+  environment changes;  // what rocprofv3 set
+};
+
+}  // namespace
+
+int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    const command_line line = parse_command_line(args);
+    if (line.show_help) {
+      out << help_text();
+      return 0;
+    }
+    if (line.show_version) {
+      print_version(out);
+      return 0;
+    }
+    const std::vector<pass> passes = build_passes(line);
+    const job& cli = line.options;
+    const bool echo = cli.flag("echo");
+    if (cli.flag("list_avail")) {
+      print_list_avail(out);
+      if (line.app.empty()) return 0;
+    }
+    if (line.app.empty() && !echo) {
+      throw usage_error("no application provided: usage is rocprofv3 [options] -- <application>");
+    }
+
+    const environment base = current_environment();
+    const tool_paths paths = find_tool_paths(cli.text("rocm_root").value_or(""));
+    if (!is_file(paths.tool())) {
+      throw usage_error("tool library not found at " + paths.tool());
+    }
+    const std::string root = output_root(cli, base);
+    if (!line.app.empty()) resolve_application(line.app.front(), base);
+
+    // Everything that can fail is resolved for every pass before the first one starts.
+    std::vector<prepared_pass> prepared;
+    std::set<std::string> warnings;
+    std::vector<std::string> amd_only;
+    for (const auto& current : passes) {
+      if (!collects_something(current.config)) {
+        if (wants_summary(current.config)) {
+          throw usage_error("statistics or summary options need a tracing or counter option");
+        }
+        warnings.insert("no tracing, counter, thread trace or PC sampling option is enabled");
+      }
+      pass_environment_input input;
+      input.config = &current.config;
+      input.output_path = current.sub_directory.empty() ? root : root + "/" + current.sub_directory;
+      input.paths = paths;
+      input.base = &base;
+      ensure_output_directory(input.output_path);
+      auto result = build_pass_environment(input);
+      warnings.insert(result.warnings.begin(), result.warnings.end());
+      for (const auto& spec : config::schema()) {
+        if (!spec.amd_only) continue;
+        const std::string key(spec.key);
+        const bool requested = spec.type == config::value_type::boolean ? current.config.flag(key)
+                                                                        : current.config.has(key);
+        const std::string name = "--" + std::string(spec.long_name);
+        if (requested && std::find(amd_only.begin(), amd_only.end(), name) == amd_only.end()) {
+          amd_only.push_back(name);
+        }
+      }
+      prepared_pass ready{&current, base, result.changes};
+      for (const auto& [name, value] : result.changes)
+        ready.full[name] = value;
+      prepared.push_back(std::move(ready));
+    }
+    if (!amd_only.empty()) {
+      std::string names;
+      for (const auto& name : amd_only)
+        names += (names.empty() ? "" : ", ") + name;
+      err << "rocprofv3: warning: this build has no AMD (ROCm) backend; accepted but not "
+             "collected: "
+          << names << "\n";
+    }
+    for (const auto& warning : warnings)
+      err << "rocprofv3: warning: " << warning << "\n";
+
+    const std::string log_level = cli.text("log_level").value_or("");
+    int status = 0;
+    for (const auto& ready : prepared) {
+      const std::string label = ready.source->sub_directory.empty()
+                                    ? std::string()
+                                    : " (" + ready.source->sub_directory + ")";
+      if (log_level == "config" || log_level == "info" || log_level == "trace") {
+        err << "- rocprofv3 configuration" << label << ":\n";
+        for (const auto& [key, value] : ready.source->config.values) {
+          err << "    " << key << " = " << to_string(value) << "\n";
+        }
+      }
+      if (log_level == "env" || log_level == "info" || log_level == "trace" || echo) {
+        std::ostream& stream = echo ? out : err;
+        stream << "- rocprofv3 environment" << label << ":\n";
+        for (const auto& [name, value] : ready.changes) {
+          const auto was = base.find(name);
+          if (was == base.end() || was->second != value)
+            stream << "    " << name << "=" << value << "\n";
+        }
+      }
+      if (echo) {
+        out << "command: " << quoted_list(line.app) << "\n";
+        continue;
+      }
+      const launch_result result = launch(line.app, ready.full);
+      if (result.exit_status != 0) status = result.exit_status;
+      if (result.interrupted) break;  // the user stopped the run: no further passes
+    }
+    return status;
+  } catch (const usage_error& error) {
+    err << "rocprofv3: error: " << error.what() << "\n";
+    return 1;
+  } catch (const std::exception& error) {
+    // A bug of ours, not of the user: still one line and nothing launched.
+    err << "rocprofv3: error: internal error: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace rocprof::cli

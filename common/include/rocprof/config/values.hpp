@@ -1,0 +1,39 @@
+// Value syntaxes shared by the CLI (writer) and the tool library (reader).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocprof::config {
+
+// rocprofv3's BOOL words, case-insensitive: y yes t true on 1 / n no f false off 0.
+// Anything else: std::nullopt (the CLI reports it as an error).
+std::optional<bool> parse_bool_word(std::string_view text);
+
+// The tool's reading of a boolean environment value: false for 0 off false no n f
+// (case-insensitive), a digit string is false only when it is zero, any other non-empty text is
+// true. Empty text: std::nullopt (an error).
+std::optional<bool> parse_env_bool(std::string_view text);
+
+// A non-negative integer in decimal, or hexadecimal with a 0x prefix. std::nullopt otherwise.
+std::optional<uint64_t> parse_integer(std::string_view text);
+
+// Splits on any of `separators`, dropping empty pieces.
+std::vector<std::string> split_any(std::string_view text, std::string_view separators);
+
+// Splits on a whole separator string (e.g. "##@@##"), dropping empty pieces.
+std::vector<std::string> split_on(std::string_view text, std::string_view separator);
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+std::string to_lower(std::string_view text);
+std::string to_upper(std::string_view text);
+
+// The counter names of a "pmc: A B,C" line as the tool reads it: text after '#' dropped, text
+// after the first "pmc:" taken, punctuation treated as separators, duplicates dropped (first
+// occurrence kept). A ":device=N" suffix stays attached to its counter.
+std::vector<std::string> parse_pmc_line(std::string_view line);
+
+}  // namespace rocprof::config

@@ -1,0 +1,592 @@
+#include "rocprof/config/schema.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace rocprof::config {
+namespace {
+
+using vt = value_type;
+using ef = env_form;
+
+constexpr std::string_view k_io = "I/O options";
+constexpr std::string_view k_aggregate = "Aggregate tracing options";
+constexpr std::string_view k_basic = "Basic tracing options";
+constexpr std::string_view k_granular = "Granular tracing options";
+constexpr std::string_view k_counters = "Counter collection options";
+constexpr std::string_view k_pc = "PC sampling options";
+constexpr std::string_view k_post = "Post-processing tracing options";
+constexpr std::string_view k_summary = "Summary options";
+constexpr std::string_view k_naming = "Kernel naming options";
+constexpr std::string_view k_filter = "Filtering options";
+constexpr std::string_view k_perfetto = "Perfetto-specific options";
+constexpr std::string_view k_display = "Display options";
+constexpr std::string_view k_advanced = "Advanced options";
+constexpr std::string_view k_reserved = "Reserved options";
+constexpr std::string_view k_att = "Advanced Thread Trace (ATT) options";
+
+option_spec row(std::string_view key, std::string_view long_name) {
+  option_spec spec;
+  spec.key = key;
+  spec.long_name = long_name;
+  return spec;
+}
+
+// A boolean tracing flag that the tool reads as ROCPROF_<X>.
+option_spec trace(std::string_view key, std::string_view long_name, std::string_view env,
+                  std::string_view group, std::string_view help) {
+  return row(key, long_name).to(env, ef::flag).in(group).meta("BOOL").says(help);
+}
+
+std::vector<option_spec> build_schema() {
+  return {
+      row("version", "version")
+          .s("v")
+          .only(option_scope::cli_only)
+          .in("Options")
+          .says("Print the version of this build and exit"),
+
+      // I/O
+      row("input", "input")
+          .s("i")
+          .of(vt::string)
+          .only(option_scope::cli_only)
+          .in(k_io)
+          .meta("INPUT")
+          .says("Run configuration: a .txt counter file (pmc: lines) or a .yaml, "
+                ".yml or .json file with a top-level 'jobs' list"),
+      row("output_file", "output-file")
+          .s("o")
+          .of(vt::string)
+          .def("%hostname%/%pid%")
+          .to("ROCPROF_OUTPUT_FILE_NAME", ef::text)
+          .in(k_io)
+          .meta("OUTPUT_FILE")
+          .says("Output file name prefix; may contain '/' and placeholders"),
+      row("output_directory", "output-directory")
+          .s("d")
+          .of(vt::string)
+          .def("%cwd%")
+          .to("ROCPROF_OUTPUT_PATH", ef::custom)
+          .in(k_io)
+          .meta("OUTPUT_DIRECTORY")
+          .says("Output directory; placeholders allowed (%cwd%: the current directory)"),
+      row("output_format", "output-format")
+          .s("f")
+          .of(vt::choice_list)
+          .among("csv json pftrace otf2 rocpd")
+          .def("rocpd")
+          .to("ROCPROF_OUTPUT_FORMAT", ef::custom)
+          .in(k_io)
+          .meta("FORMAT")
+          .says("Output formats, several allowed"),
+      row("output_config", "output-config")
+          .to("ROCPROF_OUTPUT_CONFIG_FILE", ef::flag)
+          .in(k_io)
+          .meta("BOOL")
+          .says("Also write PREFIX_config.json with the resolved configuration"),
+      row("log_level", "log-level")
+          .of(vt::choice)
+          .among("fatal error warning info trace env config")
+          .to("ROCPROF_LOG_LEVEL", ef::custom)
+          .in(k_io)
+          .meta("LEVEL")
+          .says("Logging level of the tool; 'env' and 'config' print what the CLI sets"),
+      row("extra_counters", "extra-counters")
+          .s("E")
+          .of(vt::string)
+          .to("ROCPROF_EXTRA_COUNTERS_CONTENTS", ef::custom)
+          .in(k_io)
+          .meta("YAML")
+          .says("YAML file with extra counter definitions (its contents are passed on)"),
+
+      // Aggregates: expanded by the CLI, never written themselves.
+      row("runtime_trace", "runtime-trace")
+          .s("r")
+          .in(k_aggregate)
+          .meta("BOOL")
+          .says("HIP runtime, CUDA runtime, markers, kernels, memory copies/allocations, scratch, "
+                "RCCL, rocDecode, rocJPEG"),
+      row("sys_trace", "sys-trace")
+          .s("s")
+          .in(k_aggregate)
+          .meta("BOOL")
+          .says("Everything of --runtime-trace plus HIP compiler, HSA and CUDA driver APIs"),
+
+      // Basic tracing
+      row("hip_trace", "hip-trace")
+          .in(k_basic)
+          .meta("BOOL")
+          .says("HIP runtime and compiler API (= --hip-runtime-trace --hip-compiler-trace)"),
+      trace("marker_trace", "marker-trace", "ROCPROF_MARKER_API_TRACE", k_basic,
+            "ROCTx and NVTX markers and ranges"),
+      trace("kernel_trace", "kernel-trace", "ROCPROF_KERNEL_TRACE", k_basic, "Kernel dispatches"),
+      trace("memory_copy_trace", "memory-copy-trace", "ROCPROF_MEMORY_COPY_TRACE", k_basic,
+            "Asynchronous memory copies"),
+      trace("memory_allocation_trace", "memory-allocation-trace", "ROCPROF_MEMORY_ALLOCATION_TRACE",
+            k_basic, "Memory allocations and frees"),
+      trace("scratch_memory_trace", "scratch-memory-trace", "ROCPROF_SCRATCH_MEMORY_TRACE", k_basic,
+            "Scratch memory operations (AMD only)")
+          .amd(),
+      row("hsa_trace", "hsa-trace")
+          .in(k_basic)
+          .meta("BOOL")
+          .says("All HSA API tables (= core, amd, image and finalizer)"),
+      trace("rccl_trace", "rccl-trace", "ROCPROF_RCCL_API_TRACE", k_basic, "RCCL API").amd(),
+      trace("kokkos_trace", "kokkos-trace", "ROCPROF_KOKKOS_TRACE", k_basic,
+            "Kokkos Tools connector; implies --marker-trace and --kernel-rename"),
+      trace("rocdecode_trace", "rocdecode-trace", "ROCPROF_ROCDECODE_API_TRACE", k_basic,
+            "rocDecode API")
+          .amd(),
+      trace("rocjpeg_trace", "rocjpeg-trace", "ROCPROF_ROCJPEG_API_TRACE", k_basic, "rocJPEG API")
+          .amd(),
+      row("cuda_trace", "cuda-trace")
+          .in(k_basic)
+          .meta("BOOL")
+          .says("CUDA runtime and driver API (= --cuda-runtime-trace --cuda-driver-trace)"),
+
+      // Granular tracing
+      trace("hip_runtime_trace", "hip-runtime-trace", "ROCPROF_HIP_RUNTIME_API_TRACE", k_granular,
+            "Public hip* API")
+          .amd(),
+      trace("hip_compiler_trace", "hip-compiler-trace", "ROCPROF_HIP_COMPILER_API_TRACE",
+            k_granular, "Compiler-generated __hip* API")
+          .amd(),
+      trace("hsa_core_trace", "hsa-core-trace", "ROCPROF_HSA_CORE_API_TRACE", k_granular,
+            "hsa_* core API")
+          .amd(),
+      trace("hsa_amd_trace", "hsa-amd-trace", "ROCPROF_HSA_AMD_EXT_API_TRACE", k_granular,
+            "hsa_amd_* extension API")
+          .amd(),
+      trace("hsa_image_trace", "hsa-image-trace", "ROCPROF_HSA_IMAGE_EXT_API_TRACE", k_granular,
+            "hsa_ext_image_* API")
+          .amd(),
+      trace("hsa_finalizer_trace", "hsa-finalizer-trace", "ROCPROF_HSA_FINALIZER_EXT_API_TRACE",
+            k_granular, "hsa_ext_program_* API")
+          .amd(),
+      trace("cuda_runtime_trace", "cuda-runtime-trace", "ROCPROF_CUDA_RUNTIME_API_TRACE",
+            k_granular, "CUDA runtime API (cuda*)"),
+      trace("cuda_driver_trace", "cuda-driver-trace", "ROCPROF_CUDA_DRIVER_API_TRACE", k_granular,
+            "CUDA driver API (cu*)"),
+
+      // Counters
+      row("pmc", "pmc")
+          .of(vt::string_list)
+          .star()
+          .to("ROCPROF_COUNTERS", ef::custom)
+          .in(k_counters)
+          .meta("PMC")
+          .says("Counters collected in one pass; each --pmc flag is one more pass"),
+      row("pmc_groups", "")
+          .of(vt::group_list)
+          .to("ROCPROF_COUNTER_GROUPS", ef::custom)
+          .only(option_scope::file_only)
+          .in(k_counters)
+          .says("Counter groups multiplexed over dispatches (input files only)"),
+      row("pmc_group_interval", "")
+          .of(vt::integer)
+          .def("1")
+          .to("ROCPROF_COUNTER_GROUPS_INTERVAL", ef::text)
+          .only(option_scope::file_only)
+          .in(k_counters)
+          .says("Dispatches per counter group (input files only)"),
+      row("counter_collection", "")
+          .def("0")
+          .to("ROCPROF_COUNTER_COLLECTION", ef::flag)
+          .only(option_scope::env_only)
+          .says("Set by the CLI whenever counters are requested"),
+
+      // PC sampling
+      row("pc_sampling_beta_enabled", "pc-sampling-beta-enabled")
+          .to("ROCPROFILER_PC_SAMPLING_BETA_ENABLED", ef::flag)
+          .in(k_pc)
+          .meta("BOOL")
+          .says("Opt in to the PC sampling beta")
+          .amd(),
+      row("pc_sampling_unit", "pc-sampling-unit")
+          .of(vt::choice)
+          .among("instructions cycles time")
+          .def("none")
+          .to("ROCPROF_PC_SAMPLING_UNIT", ef::text)
+          .in(k_pc)
+          .meta("UNIT")
+          .says("Unit of the sampling interval")
+          .amd(),
+      row("pc_sampling_method", "pc-sampling-method")
+          .of(vt::choice)
+          .among("stochastic host_trap")
+          .def("none")
+          .to("ROCPROF_PC_SAMPLING_METHOD", ef::text)
+          .in(k_pc)
+          .meta("METHOD")
+          .says("Sampling method")
+          .amd(),
+      row("pc_sampling_interval", "pc-sampling-interval")
+          .of(vt::integer)
+          .def("1")
+          .to("ROCPROF_PC_SAMPLING_INTERVAL", ef::text)
+          .in(k_pc)
+          .meta("INTERVAL")
+          .says("Sampling interval (> 0)")
+          .amd(),
+
+      // Post-processing
+      row("stats", "stats")
+          .to("ROCPROF_STATS", ef::flag)
+          .in(k_post)
+          .meta("BOOL")
+          .says("Write per-domain statistics files"),
+      row("summary", "summary")
+          .s("S")
+          .to("ROCPROF_STATS_SUMMARY", ef::flag)
+          .in(k_post)
+          .meta("BOOL")
+          .says("Print one summary table of all domains at exit"),
+      row("summary_per_domain", "summary-per-domain")
+          .s("D")
+          .to("ROCPROF_STATS_SUMMARY_PER_DOMAIN", ef::flag)
+          .in(k_post)
+          .meta("BOOL")
+          .says("Print one summary table per domain"),
+      row("summary_groups", "summary-groups")
+          .of(vt::string_list)
+          .to("ROCPROF_STATS_SUMMARY_GROUPS", ef::joined)
+          .sep("##@@##")
+          .in(k_post)
+          .meta("REGULAR_EXPRESSION")
+          .says("One summary per regex over the domain names it fully matches"),
+
+      // Summary
+      row("summary_output_file", "summary-output-file")
+          .of(vt::string)
+          .def("stderr")
+          .to("ROCPROF_STATS_SUMMARY_OUTPUT", ef::custom)
+          .in(k_summary)
+          .meta("FILE")
+          .says("Summary destination: stdout, stderr or a file name"),
+      row("summary_units", "summary-units")
+          .s("u")
+          .of(vt::choice)
+          .among("sec msec usec nsec")
+          .def("nsec")
+          .to("ROCPROF_STATS_SUMMARY_UNITS", ef::text)
+          .in(k_summary)
+          .meta("UNIT")
+          .says("Time unit of the summary tables"),
+
+      // Kernel naming
+      row("mangled_kernels", "mangled-kernels")
+          .s("M")
+          .def("1")
+          .to("ROCPROF_DEMANGLE_KERNELS", ef::negated_flag)
+          .in(k_naming)
+          .meta("BOOL")
+          .says("Keep kernel names mangled"),
+      row("truncate_kernels", "truncate-kernels")
+          .s("T")
+          .alias("basenames")
+          .to("ROCPROF_TRUNCATE_KERNELS", ef::flag)
+          .in(k_naming)
+          .meta("BOOL")
+          .says("Truncate demangled kernel names to the function name"),
+      row("kernel_rename", "kernel-rename")
+          .alias("roctx-rename")
+          .to("ROCPROF_KERNEL_RENAME", ef::flag)
+          .in(k_naming)
+          .meta("BOOL")
+          .says("Name kernels after the innermost enclosing marker range"),
+
+      // Filtering
+      row("kernel_include_regex", "kernel-include-regex")
+          .of(vt::string)
+          .def(".*")
+          .to("ROCPROF_KERNEL_FILTER_INCLUDE_REGEX", ef::text)
+          .in(k_filter)
+          .meta("REGULAR_EXPRESSION")
+          .says("Profile only kernels whose name contains a match (counters, thread trace)"),
+      row("kernel_exclude_regex", "kernel-exclude-regex")
+          .of(vt::string)
+          .to("ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX", ef::text)
+          .in(k_filter)
+          .meta("REGULAR_EXPRESSION")
+          .says("Then drop kernels whose name contains a match"),
+      row("kernel_iteration_range", "kernel-iteration-range")
+          .of(vt::string_list)
+          .to("ROCPROF_KERNEL_FILTER_RANGE", ef::joined)
+          .sep(", ")
+          .in(k_filter)
+          .meta("RANGE")
+          .says("Iterations of each kernel to profile, e.g. \"[1, 2, [5-8]]\""),
+      row("collection_period", "collection-period")
+          .s("P")
+          .of(vt::string_list)
+          .to("ROCPROF_COLLECTION_PERIOD", ef::custom)
+          .in(k_filter)
+          .meta("DELAY:DURATION:REPEAT")
+          .says("Time windows of collection"),
+      row("collection_period_unit", "collection-period-unit")
+          .of(vt::choice)
+          .among("hour min sec msec usec nsec")
+          .cli_def("sec")
+          .in(k_filter)
+          .meta("UNIT")
+          .says("Unit of --collection-period delays and durations"),
+      row("collection_period_testing", "")
+          .def("0")
+          .to("ROCPROF_COLLECTION_PERIOD_TESTING", ef::flag)
+          .only(option_scope::env_only)
+          .says("Write the collection periods log"),
+      row("selected_regions", "selected-regions")
+          .to("ROCPROF_SELECTED_REGIONS", ef::flag)
+          .in(k_filter)
+          .meta("BOOL")
+          .says("Start paused; roctxProfilerResume/Pause switch collection on and off"),
+
+      // Perfetto
+      row("perfetto_backend", "perfetto-backend")
+          .of(vt::choice)
+          .among("inprocess system")
+          .def("inprocess")
+          .to("ROCPROF_PERFETTO_BACKEND", ef::text)
+          .in(k_perfetto)
+          .meta("KIND")
+          .says("Perfetto backend ('system' needs the traced daemons)"),
+      row("perfetto_buffer_size", "perfetto-buffer-size")
+          .of(vt::integer)
+          .def("1048576")
+          .to("ROCPROF_PERFETTO_BUFFER_SIZE_KB", ef::text)
+          .in(k_perfetto)
+          .meta("KB")
+          .says("Perfetto trace buffer size in KB"),
+      row("perfetto_buffer_fill_policy", "perfetto-buffer-fill-policy")
+          .of(vt::choice)
+          .among("discard ring_buffer")
+          .def("discard")
+          .to("ROCPROF_PERFETTO_BUFFER_FILL_POLICY", ef::text)
+          .in(k_perfetto)
+          .meta("POLICY")
+          .says("What happens when the Perfetto buffer is full"),
+      row("perfetto_shmem_size_hint", "perfetto-shmem-size-hint")
+          .of(vt::integer)
+          .def("64")
+          .to("ROCPROF_PERFETTO_SHMEM_SIZE_HINT_KB", ef::text)
+          .in(k_perfetto)
+          .meta("KB")
+          .says("Perfetto shared memory size hint in KB"),
+
+      // Display
+      row("list_avail", "list-avail")
+          .s("L")
+          .in(k_display)
+          .meta("BOOL")
+          .says("List the agents and counters available on this machine"),
+      row("group_by_queue", "group-by-queue")
+          .to("ROCPROF_GROUP_BY_QUEUE", ef::flag)
+          .in(k_display)
+          .meta("BOOL")
+          .says("Group kernels and copies by queue instead of stream"),
+
+      // Advanced
+      row("preload", "preload")
+          .of(vt::string_list)
+          .star()
+          .in(k_advanced)
+          .meta("LIB")
+          .says("Libraries put first in LD_PRELOAD (default: $ROCPROF_PRELOAD split on ':')"),
+      row("rocm_root", "rocm-root")
+          .of(vt::string)
+          .in(k_advanced)
+          .meta("PATH")
+          .says("Installation root holding lib/ (default: the parent of rocprofv3's bin/)"),
+      row("sdk_soversion", "sdk-soversion")
+          .of(vt::integer)
+          .in(k_advanced)
+          .meta("N")
+          .says("Accepted for compatibility; this build needs no SDK library version"),
+      row("sdk_version", "sdk-version")
+          .of(vt::string)
+          .in(k_advanced)
+          .meta("X.Y.Z")
+          .says("Accepted for compatibility; this build needs no SDK library version"),
+      row("readlink", "readlink").in(k_advanced).hide().meta("BOOL"),
+      row("realpath", "realpath").in(k_advanced).hide().meta("BOOL"),
+      row("benchmark_mode", "benchmark-mode")
+          .of(vt::choice)
+          .among("disabled-sdk-contexts sdk-buffer-overhead sdk-callback-overhead "
+                 "tool-runtime-overhead execution-profile")
+          .to("ROCPROF_BENCHMARK_MODE", ef::text)
+          .in(k_advanced)
+          .hide()
+          .meta("MODE"),
+      row("agent_index", "agent-index")
+          .s("A")
+          .of(vt::choice)
+          .among("absolute relative type-relative")
+          .def("relative")
+          .to("ROCPROF_AGENT_INDEX", ef::text)
+          .in(k_advanced)
+          .meta("KIND")
+          .says("How agents are numbered in outputs"),
+      row("suppress_marker_preload", "suppress-marker-preload").in(k_advanced).hide().meta("BOOL"),
+      row("echo", "echo").only(option_scope::cli_only).in(k_advanced).hide().meta("BOOL"),
+      row("disable_signal_handlers", "disable-signal-handlers")
+          .def("1")
+          .to("ROCPROF_SIGNAL_HANDLERS", ef::negated_flag)
+          .in(k_advanced)
+          .meta("BOOL")
+          .says("Do not install the tool's signal handlers"),
+      row("minimum_output_data", "minimum-output-data")
+          .of(vt::integer)
+          .def("0")
+          .to("ROCPROF_MINIMUM_OUTPUT_BYTES", ef::custom)
+          .in(k_advanced)
+          .meta("KB")
+          .says("Write no output unless at least this many KB were collected"),
+      row("tmp_directory", "")
+          .of(vt::string)
+          .to("ROCPROF_TMPDIR", ef::text)
+          .only(option_scope::env_only)
+          .says("Directory of spill files (default: output path)"),
+      row("launch_time_format", "")
+          .of(vt::string)
+          .def("%F_%H.%M")
+          .to("ROCPROF_TIME_FORMAT", ef::text)
+          .only(option_scope::env_only)
+          .says("strftime format of %launch_time%"),
+      row("launch_date_format", "")
+          .of(vt::string)
+          .def("%F")
+          .to("ROCPROF_DATE_FORMAT", ef::text)
+          .only(option_scope::env_only)
+          .says("strftime format of %launch_date%"),
+
+      // Reserved
+      row("pid", "pid")
+          .s("p")
+          .of(vt::string_list)
+          .in(k_reserved)
+          .hide()
+          .meta("PID")
+          .only(option_scope::cli_only),
+
+      // ATT
+      row("advanced_thread_trace", "advanced-thread-trace")
+          .alias("att")
+          .to("ROCPROF_ADVANCED_THREAD_TRACE", ef::flag)
+          .in(k_att)
+          .meta("BOOL")
+          .says("Advanced thread trace (AMD only)")
+          .amd(),
+      row("att_library_path", "att-library-path")
+          .of(vt::string_list)
+          .to("ROCPROF_ATT_LIBRARY_PATH", ef::joined)
+          .sep(":")
+          .in(k_att)
+          .meta("PATH")
+          .says("Where to look for the thread trace decoder library")
+          .amd(),
+      row("att_target_cu", "att-target-cu")
+          .of(vt::integer)
+          .def("1")
+          .to("ROCPROF_ATT_PARAM_TARGET_CU", ef::text)
+          .in(k_att)
+          .meta("CU")
+          .says("Compute unit to trace")
+          .amd(),
+      row("att_simd_select", "att-simd-select")
+          .of(vt::integer)
+          .def("15")
+          .to("ROCPROF_ATT_PARAM_SIMD_SELECT", ef::text)
+          .in(k_att)
+          .meta("MASK")
+          .says("SIMD mask (gfx9) or SIMD id (gfx10+)")
+          .amd(),
+      row("att_buffer_size", "att-buffer-size")
+          .of(vt::integer)
+          .def("268435456")
+          .to("ROCPROF_ATT_PARAM_BUFFER_SIZE", ef::text)
+          .in(k_att)
+          .meta("BYTES")
+          .says("Thread trace buffer size")
+          .amd(),
+      row("att_shader_engine_mask", "att-shader-engine-mask")
+          .of(vt::integer)
+          .def("1")
+          .to("ROCPROF_ATT_PARAM_SHADER_ENGINE_MASK", ef::text)
+          .in(k_att)
+          .meta("MASK")
+          .says("Shader engines to trace")
+          .amd(),
+      row("att_gpu_index", "att-gpu-index")
+          .of(vt::string)
+          .to("ROCPROF_ATT_PARAM_GPU_INDEX", ef::text)
+          .in(k_att)
+          .meta("LIST")
+          .says("Comma list of GPU indices (default: all)")
+          .amd(),
+      row("att_perfcounters", "att-perfcounters")
+          .of(vt::string_list)
+          .to("ROCPROF_ATT_PARAM_PERFCOUNTERS", ef::custom)
+          .in(k_att)
+          .meta("NAME[:MASK]")
+          .says("Counters streamed into the thread trace (gfx9)")
+          .amd(),
+      row("att_perfcounter_ctrl", "att-perfcounter-ctrl")
+          .of(vt::integer)
+          .def("0")
+          .to("ROCPROF_ATT_PARAM_PERFCOUNTER_CTRL", ef::text)
+          .in(k_att)
+          .meta("N")
+          .says("Counter sampling period 1..32, 0 = off (gfx9)")
+          .amd(),
+      row("att_activity", "att-activity")
+          .of(vt::integer)
+          .to("", ef::custom)
+          .in(k_att)
+          .meta("N")
+          .says("Preset of eight SQ activity counters at this period (gfx9)")
+          .amd(),
+      row("att_serialize_all", "att-serialize-all")
+          .def("0")
+          .to("ROCPROF_ATT_PARAM_SERIALIZE_ALL", ef::flag)
+          .in(k_att)
+          .meta("BOOL")
+          .says("Serialize all kernels, not only traced ones")
+          .amd(),
+  };
+}
+
+}  // namespace
+
+const std::vector<option_spec>& schema() {
+  static const std::vector<option_spec> table = build_schema();
+  return table;
+}
+
+const option_spec* find_option(std::string_view key) {
+  for (const auto& spec : schema()) {
+    if (spec.key == key) return &spec;
+  }
+  return nullptr;
+}
+
+const option_spec& option(std::string_view key) {
+  if (const auto* spec = find_option(key)) return *spec;
+  throw std::logic_error("configuration schema has no key '" + std::string(key) + "'");
+}
+
+std::vector<std::string_view> words(std::string_view field) {
+  std::vector<std::string_view> out;
+  size_t pos = 0;
+  while (pos < field.size()) {
+    const size_t start = field.find_first_not_of(' ', pos);
+    if (start == std::string_view::npos) break;
+    const size_t end = field.find(' ', start);
+    const size_t stop = end == std::string_view::npos ? field.size() : end;
+    out.push_back(field.substr(start, stop - start));
+    pos = stop;
+  }
+  return out;
+}
+
+}  // namespace rocprof::config

@@ -1,0 +1,152 @@
+// Every error case of the command line, through the same run function as the executable: one
+// line "rocprofv3: error: ..." on stderr, exit status 1, and the application never starts.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sstream>
+
+#include "run.hpp"
+#include "temp_dir.hpp"
+
+using rocprof::cli::run_rocprofv3;
+using rocprof::cli::testing::temp_dir;
+
+namespace {
+
+class Errors : public ::testing::Test {
+ protected:
+  // The application would create `marker_` if it ever ran.
+  std::vector<std::string> app() const { return {"--", "/usr/bin/touch", marker_}; }
+
+  void expect_error(std::vector<std::string> args, const std::string& expected_part) {
+    args.insert(args.begin(), {"--rocm-root", ROCPROF_TEST_BUILD_ROOT, "-d", dir_.path()});
+    std::ostringstream out, err;
+    EXPECT_EQ(run_rocprofv3(args, out, err), 1);
+    const std::string text = err.str();
+    size_t error_lines = 0;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("rocprofv3: error: ", 0) == 0) ++error_lines;
+    }
+    EXPECT_EQ(error_lines, 1u) << text;
+    EXPECT_NE(text.find(expected_part), std::string::npos) << text;
+    EXPECT_NE(::access(marker_.c_str(), F_OK), 0) << "the application was launched";
+  }
+
+  temp_dir dir_;
+  const std::string marker_ = dir_.path() + "/launched";
+};
+
+std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+}  // namespace
+
+TEST_F(Errors, NoApplication) {
+  expect_error({"--kernel-trace"}, "no application");
+  expect_error({"--kernel-trace", "--"}, "no application");
+  std::ostringstream out, err;
+  EXPECT_EQ(run_rocprofv3({"--list-avail"}, out, err), 0);
+  EXPECT_NE(out.str().find("CPU agents"), std::string::npos);
+}
+
+TEST_F(Errors, UnknownOptionBadBooleanBadChoice) {
+  expect_error(with({"--kernel-trace", "--no-such-option"}, app()), "no-such-option");
+  expect_error(with({"--kernel-trace", "maybe"}, app()), "maybe");
+  expect_error(with({"--kernel-trace", "-f", "xml"}, app()), "xml");
+  expect_error(with({"--kernel-trace", "--perfetto-backend", "remote"}, app()), "remote");
+}
+
+TEST_F(Errors, InvalidRegularExpressions) {
+  expect_error(with({"--kernel-trace", "--kernel-include-regex", "(a"}, app()),
+               "--kernel-include-regex");
+  expect_error(with({"--kernel-trace", "--kernel-exclude-regex", "[z-a]"}, app()),
+               "--kernel-exclude-regex");
+  expect_error(with({"--kernel-trace", "--summary-groups", "*._API"}, app()), "--summary-groups");
+}
+
+TEST_F(Errors, InputFiles) {
+  const auto malformed = dir_.write("bad.json", "{\"jobs\": [");
+  expect_error(with({"-i", malformed}, app()), "bad.json");
+  const auto unknown = dir_.write("unknown.yaml", "jobs:\n  - kernel_trac: true\n");
+  expect_error(with({"-i", unknown}, app()), "kernel_trac");
+  const auto conflict = dir_.write("conflict.yaml", "jobs:\n  - kernel_trace: false\n");
+  expect_error(with({"-i", conflict, "--kernel-trace"}, app()), "conflicting");
+}
+
+TEST_F(Errors, OutputDirectory) {
+  const auto file = dir_.write("a_file", "x");
+  expect_error(with({"--kernel-trace", "-d", file + "/sub"}, app()), "output directory");
+  expect_error(with({"--kernel-trace", "-d", file}, app()), "not a directory");
+  // /proc/self exists but takes no new files, for root too.
+  expect_error(with({"--kernel-trace", "-d", "/proc/self"}, app()), "not writable");
+  if (::geteuid() != 0) {  // root may write to a 0500 directory
+    const auto locked = dir_.path() + "/locked";
+    ::mkdir(locked.c_str(), 0500);
+    expect_error(with({"--kernel-trace", "-d", locked}, app()), "not writable");
+  }
+}
+
+TEST_F(Errors, Application) {
+  expect_error({"--kernel-trace", "--", dir_.path() + "/missing_app"}, "does not exist");
+  const auto script = dir_.write("not_executable", "#!/bin/sh\n");
+  ::chmod(script.c_str(), 0644);
+  expect_error({"--kernel-trace", "--", script}, "not executable");
+  expect_error({"--kernel-trace", "--", "no_such_program_in_path_xyz"}, "not found");
+}
+
+TEST_F(Errors, PcSamplingAndExclusiveOptions) {
+  expect_error(with({"--pc-sampling-unit", "time", "--pc-sampling-beta-enabled"}, app()),
+               "--pc-sampling-interval");
+  ::unsetenv("ROCPROFILER_PC_SAMPLING_BETA_ENABLED");
+  expect_error(with({"--pc-sampling-unit", "time", "--pc-sampling-method", "host_trap",
+                     "--pc-sampling-interval", "1"},
+                    app()),
+               "beta");
+  expect_error(with({"--pc-sampling-beta-enabled", "--pc-sampling-unit", "time",
+                     "--pc-sampling-method", "host_trap", "--pc-sampling-interval", "0"},
+                    app()),
+               "greater than 0");
+  expect_error(with({"--pmc", "A", "--att-activity", "8"}, app()), "--pmc");
+  expect_error(with({"--att", "--att-activity", "8", "--att-perfcounter-ctrl", "2"}, app()),
+               "--att-activity");
+  expect_error(with({"-p", "123"}, app()), "reserved");
+  expect_error(with({"--stats"}, app()), "summary");
+}
+
+TEST_F(Errors, MissingToolLibrary) {
+  std::ostringstream out, err;
+  EXPECT_EQ(
+      run_rocprofv3({"--rocm-root", dir_.path(), "--kernel-trace", "--", "/usr/bin/touch", marker_},
+                    out, err),
+      1);
+  EXPECT_NE(err.str().find("tool library not found"), std::string::npos) << err.str();
+  EXPECT_NE(::access(marker_.c_str(), F_OK), 0);
+}
+
+TEST(Run, EchoPrintsWithoutRunning) {
+  temp_dir dir;
+  const std::string marker = dir.path() + "/launched";
+  std::ostringstream out, err;
+  EXPECT_EQ(run_rocprofv3({"--rocm-root", ROCPROF_TEST_BUILD_ROOT, "-d", dir.path(),
+                           "--kernel-trace", "--echo", "--", "/usr/bin/touch", marker},
+                          out, err),
+            0);
+  EXPECT_NE(out.str().find("command: ['/usr/bin/touch', '" + marker + "']"), std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("ROCPROF_KERNEL_TRACE=1"), std::string::npos);
+  EXPECT_NE(::access(marker.c_str(), F_OK), 0);
+}
+
+TEST(Run, VersionAndHelp) {
+  std::ostringstream out, err;
+  EXPECT_EQ(run_rocprofv3({"--version"}, out, err), 0);
+  EXPECT_NE(out.str().find("         version: "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("compiler_version: "), std::string::npos);
+  std::ostringstream help, none;
+  EXPECT_EQ(run_rocprofv3({"-h"}, help, none), 0);
+  EXPECT_NE(help.str().find("--sys-trace"), std::string::npos);
+}

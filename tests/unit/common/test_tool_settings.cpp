@@ -1,0 +1,196 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "rocprof/config/schema.hpp"
+#include "rocprof/config/tool_settings.hpp"
+
+using namespace rocprof::config;
+
+namespace {
+
+// A fixed environment: the reader is exercised through its real lookup hook.
+read_result read(const std::map<std::string, std::string>& env) {
+  return read_tool_settings([&env](const char* name) -> const char* {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+
+}  // namespace
+
+TEST(ToolSettings, DefaultsComeFromTheSchema) {
+  const auto result = read({});
+  EXPECT_TRUE(result.errors.empty());
+  EXPECT_TRUE(result.warnings.empty());
+  const auto& s = result.settings;
+  EXPECT_FALSE(s.kernel_trace);
+  EXPECT_FALSE(s.cuda_runtime_api_trace);
+  EXPECT_EQ(s.output_path, option("output_directory").default_value);
+  EXPECT_EQ(s.output_path, "%cwd%");
+  EXPECT_EQ(s.output_file, "%hostname%/%pid%");
+  EXPECT_EQ(s.tmp_directory, s.output_path);
+  EXPECT_EQ(s.output_formats, std::vector<std::string>{"ROCPD"});
+  EXPECT_TRUE(s.demangle);
+  EXPECT_TRUE(s.signal_handlers);
+  EXPECT_EQ(s.kernel_include_regex, ".*");
+  EXPECT_EQ(s.summary_output, "stderr");
+  EXPECT_EQ(s.summary_units, "nsec");
+  EXPECT_EQ(s.agent_index, "relative");
+  EXPECT_EQ(s.perfetto_backend, "inprocess");
+  EXPECT_EQ(s.perfetto_buffer_size_kb, 1048576u);
+  EXPECT_EQ(s.perfetto_shmem_size_hint_kb, 64u);
+  EXPECT_EQ(s.perfetto_buffer_fill_policy, "discard");
+  EXPECT_EQ(s.counter_groups_interval, 1u);
+  EXPECT_EQ(s.pc_sampling_interval, 1u);
+  EXPECT_TRUE(s.counters.empty());
+  EXPECT_TRUE(s.collection_periods.empty());
+}
+
+TEST(ToolSettings, EveryTracingVariable) {
+  const std::map<std::string, bool tool_settings::*> flags = {
+      {"ROCPROF_KERNEL_TRACE", &tool_settings::kernel_trace},
+      {"ROCPROF_MEMORY_COPY_TRACE", &tool_settings::memory_copy_trace},
+      {"ROCPROF_MEMORY_ALLOCATION_TRACE", &tool_settings::memory_allocation_trace},
+      {"ROCPROF_SCRATCH_MEMORY_TRACE", &tool_settings::scratch_memory_trace},
+      {"ROCPROF_MARKER_API_TRACE", &tool_settings::marker_api_trace},
+      {"ROCPROF_HIP_RUNTIME_API_TRACE", &tool_settings::hip_runtime_api_trace},
+      {"ROCPROF_HIP_COMPILER_API_TRACE", &tool_settings::hip_compiler_api_trace},
+      {"ROCPROF_HSA_CORE_API_TRACE", &tool_settings::hsa_core_api_trace},
+      {"ROCPROF_HSA_AMD_EXT_API_TRACE", &tool_settings::hsa_amd_ext_api_trace},
+      {"ROCPROF_HSA_IMAGE_EXT_API_TRACE", &tool_settings::hsa_image_ext_api_trace},
+      {"ROCPROF_HSA_FINALIZER_EXT_API_TRACE", &tool_settings::hsa_finalizer_ext_api_trace},
+      {"ROCPROF_RCCL_API_TRACE", &tool_settings::rccl_api_trace},
+      {"ROCPROF_ROCDECODE_API_TRACE", &tool_settings::rocdecode_api_trace},
+      {"ROCPROF_ROCJPEG_API_TRACE", &tool_settings::rocjpeg_api_trace},
+      {"ROCPROF_CUDA_RUNTIME_API_TRACE", &tool_settings::cuda_runtime_api_trace},
+      {"ROCPROF_CUDA_DRIVER_API_TRACE", &tool_settings::cuda_driver_api_trace},
+      {"ROCPROF_KOKKOS_TRACE", &tool_settings::kokkos_trace},
+      {"ROCPROF_COUNTER_COLLECTION", &tool_settings::counter_collection},
+      {"ROCPROF_OUTPUT_CONFIG_FILE", &tool_settings::output_config},
+      {"ROCPROF_TRUNCATE_KERNELS", &tool_settings::truncate},
+      {"ROCPROF_KERNEL_RENAME", &tool_settings::kernel_rename},
+      {"ROCPROF_GROUP_BY_QUEUE", &tool_settings::group_by_queue},
+      {"ROCPROF_STATS", &tool_settings::stats},
+      {"ROCPROF_STATS_SUMMARY", &tool_settings::summary},
+      {"ROCPROF_STATS_SUMMARY_PER_DOMAIN", &tool_settings::summary_per_domain},
+      {"ROCPROF_COLLECTION_PERIOD_TESTING", &tool_settings::collection_period_testing},
+      {"ROCPROF_SELECTED_REGIONS", &tool_settings::selected_regions},
+      {"ROCPROF_ADVANCED_THREAD_TRACE", &tool_settings::advanced_thread_trace},
+  };
+  for (const auto& [name, member] : flags) {
+    EXPECT_TRUE(read({{name, "1"}}).settings.*member) << name;
+    EXPECT_TRUE(read({{name, "yes"}}).settings.*member) << name;
+    EXPECT_FALSE(read({{name, "off"}}).settings.*member) << name;
+    // Only this variable changes.
+    auto others = read({{name, "1"}}).settings;
+    others.*member = false;
+    const auto defaults = read({}).settings;
+    for (const auto& [other, other_member] : flags) {
+      EXPECT_EQ(others.*other_member, defaults.*other_member) << name << " vs " << other;
+    }
+  }
+}
+
+TEST(ToolSettings, NegatedVariables) {
+  EXPECT_FALSE(read({{"ROCPROF_DEMANGLE_KERNELS", "0"}}).settings.demangle);
+  EXPECT_FALSE(read({{"ROCPROF_SIGNAL_HANDLERS", "0"}}).settings.signal_handlers);
+  EXPECT_TRUE(read({{"ROCPROF_SIGNAL_HANDLERS", "1"}}).settings.signal_handlers);
+}
+
+TEST(ToolSettings, ValuesListsAndPeriods) {
+  const auto result = read({
+      {"ROCPROF_OUTPUT_PATH", "/out/%hostname%"},
+      {"ROCPROF_OUTPUT_FILE_NAME", "run_%pid%"},
+      {"ROCPROF_TMPDIR", "/scratch"},
+      {"ROCPROF_OUTPUT_FORMAT", "csv,JSON;pftrace otf2:rocpd,csv"},
+      {"ROCPROF_COUNTERS", "pmc: SQ_WAVES GRBM_COUNT"},
+      {"ROCPROF_COUNTER_GROUPS", "pmc: A B\npmc: C"},
+      {"ROCPROF_COUNTER_GROUPS_INTERVAL", "4"},
+      {"ROCPROF_EXTRA_COUNTERS_CONTENTS", "X: {}"},
+      {"ROCPROF_MINIMUM_OUTPUT_BYTES", "2048"},
+      {"ROCPROF_KERNEL_FILTER_INCLUDE_REGEX", "gemm"},
+      {"ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX", "copy"},
+      {"ROCPROF_KERNEL_FILTER_RANGE", "[1, [3-5]]"},
+      {"ROCPROF_AGENT_INDEX", "type-relative"},
+      {"ROCPROF_STATS_SUMMARY_GROUPS", "KERNEL_DISPATCH|MEMORY_COPY##@@##.*_API"},
+      {"ROCPROF_STATS_SUMMARY_OUTPUT", "summary"},
+      {"ROCPROF_STATS_SUMMARY_UNITS", "MSEC"},
+      {"ROCPROF_COLLECTION_PERIOD", "0:1000000000:1;5:6:0"},
+      {"ROCPROF_PC_SAMPLING_METHOD", "host_trap"},
+      {"ROCPROF_PC_SAMPLING_UNIT", "time"},
+      {"ROCPROF_PC_SAMPLING_INTERVAL", "100"},
+      {"ROCPROF_PERFETTO_BACKEND", "system"},
+      {"ROCPROF_PERFETTO_BUFFER_SIZE_KB", "4096"},
+      {"ROCPROF_PERFETTO_SHMEM_SIZE_HINT_KB", "128"},
+      {"ROCPROF_PERFETTO_BUFFER_FILL_POLICY", "ring_buffer"},
+      {"ROCPROF_BENCHMARK_MODE", "execution-profile"},
+      {"ROCPROF_LOG_LEVEL", "info"},
+  });
+  ASSERT_TRUE(result.errors.empty()) << result.errors.front();
+  const auto& s = result.settings;
+  EXPECT_EQ(s.output_path, "/out/%hostname%");
+  EXPECT_EQ(s.output_file, "run_%pid%");
+  EXPECT_EQ(s.tmp_directory, "/scratch");
+  EXPECT_EQ(s.output_formats,
+            (std::vector<std::string>{"CSV", "JSON", "PFTRACE", "OTF2", "ROCPD"}));
+  EXPECT_EQ(s.counters, (std::vector<std::string>{"SQ_WAVES", "GRBM_COUNT"}));
+  ASSERT_EQ(s.counter_groups.size(), 2u);
+  EXPECT_EQ(s.counter_groups[0], (std::vector<std::string>{"A", "B"}));
+  EXPECT_EQ(s.counter_groups[1], (std::vector<std::string>{"C"}));
+  EXPECT_EQ(s.counter_groups_interval, 4u);
+  EXPECT_EQ(s.extra_counters_contents, "X: {}");
+  EXPECT_EQ(s.minimum_output_bytes, 2048u);
+  EXPECT_EQ(s.kernel_include_regex, "gemm");
+  EXPECT_EQ(s.kernel_exclude_regex, "copy");
+  EXPECT_EQ(s.kernel_iteration_range, "[1, [3-5]]");
+  EXPECT_EQ(s.agent_index, "type-relative");
+  EXPECT_EQ(s.summary_groups, (std::vector<std::string>{"KERNEL_DISPATCH|MEMORY_COPY", ".*_API"}));
+  EXPECT_EQ(s.summary_output, "summary");
+  EXPECT_EQ(s.summary_units, "msec");
+  ASSERT_EQ(s.collection_periods.size(), 2u);
+  EXPECT_EQ(s.collection_periods[0].duration_ns, 1000000000u);
+  EXPECT_EQ(s.collection_periods[0].repeat, 1u);
+  EXPECT_EQ(s.collection_periods[1].delay_ns, 5u);
+  EXPECT_EQ(s.pc_sampling_method, "host_trap");
+  EXPECT_EQ(s.pc_sampling_unit, "time");
+  EXPECT_EQ(s.pc_sampling_interval, 100u);
+  EXPECT_EQ(s.perfetto_backend, "system");
+  EXPECT_EQ(s.perfetto_buffer_size_kb, 4096u);
+  EXPECT_EQ(s.perfetto_shmem_size_hint_kb, 128u);
+  EXPECT_EQ(s.perfetto_buffer_fill_policy, "ring_buffer");
+  EXPECT_EQ(s.benchmark_mode, "execution-profile");
+  EXPECT_EQ(s.log_level, "info");
+}
+
+TEST(ToolSettings, ErrorsNameTheVariable) {
+  const auto bad_bool = read({{"ROCPROF_KERNEL_TRACE", ""}});
+  ASSERT_EQ(bad_bool.errors.size(), 1u);
+  EXPECT_NE(bad_bool.errors[0].find("ROCPROF_KERNEL_TRACE"), std::string::npos);
+
+  for (const char* name :
+       {"ROCPROF_STATS_SUMMARY_UNITS", "ROCPROF_PERFETTO_BACKEND", "ROCPROF_PC_SAMPLING_METHOD",
+        "ROCPROF_PC_SAMPLING_UNIT", "ROCPROF_AGENT_INDEX", "ROCPROF_OUTPUT_FORMAT",
+        "ROCPROF_COLLECTION_PERIOD"}) {
+    const auto result = read({{name, "bogus"}});
+    ASSERT_EQ(result.errors.size(), 1u) << name;
+    EXPECT_NE(result.errors[0].find(name), std::string::npos) << result.errors[0];
+  }
+  EXPECT_EQ(read({{"ROCPROF_COUNTER_GROUPS_INTERVAL", "0"}}).errors.size(), 1u);
+}
+
+TEST(ToolSettings, BadIntegerWarnsAndKeepsDefault) {
+  const auto result = read({{"ROCPROF_PERFETTO_BUFFER_SIZE_KB", "0x10"}});
+  EXPECT_TRUE(result.errors.empty());
+  ASSERT_EQ(result.warnings.size(), 1u);
+  EXPECT_NE(result.warnings[0].find("ROCPROF_PERFETTO_BUFFER_SIZE_KB"), std::string::npos);
+  EXPECT_EQ(result.settings.perfetto_buffer_size_kb, 1048576u);
+}
+
+TEST(ToolSettings, DefaultLookupIsGetenv) {
+  ::setenv("ROCPROF_KERNEL_TRACE", "1", 1);
+  EXPECT_TRUE(read_tool_settings().settings.kernel_trace);
+  ::unsetenv("ROCPROF_KERNEL_TRACE");
+  EXPECT_FALSE(read_tool_settings().settings.kernel_trace);
+}
