@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Runs the CUDA launch benchmark under each tracer configuration and prints the ratios.
+
+Configurations (median of --runs runs each, all in this one process's run so they compare):
+  baseline       no tool
+  bare-kernel    bare CUPTI collector, CONCURRENT_KERNEL only          (floor of --kernel-trace)
+  ours-kernel    our plugin injected alone, kernel domain only
+  bare-sys       bare collector, kernels+copies+memsets+MEMORY2+API callbacks (floor of --sys-trace)
+  ours-sys       our plugin injected alone, every CUDA domain
+  cli-kernel     rocprofv3 --kernel-trace (when --rocprofv3 is given and works)
+  cli-sys        rocprofv3 --sys-trace
+Exit status 77 when there is no GPU (the CTest skip code).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd, env, timeout=300):
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    for line in p.stdout.splitlines():
+        if line.startswith("LAUNCH_BENCH "):
+            return json.loads(line[len("LAUNCH_BENCH "):]), p
+    return None, p
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--bare", required=True)
+    ap.add_argument("--rocprofv3")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--launches", type=int, default=20000)
+    ap.add_argument("--json", help="write the results here")
+    args = ap.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix="cuda_launch_")
+    base_env = dict(os.environ)
+    for k in ("CUDA_INJECTION64_PATH", "ROCPROF_CUDA_DOMAINS", "BARE_CUPTI_MODE"):
+        base_env.pop(k, None)
+    bench = [args.bench, str(args.launches)]
+
+    def env_with(**kv):
+        e = dict(base_env)
+        e.update(kv)
+        return e
+
+    # The bare collector links libcupti.so.13 directly: let the loader find the toolkit's copy.
+    cupti_dirs = [d for d in (os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "lib64"),
+                              "/usr/local/cuda/lib64") if os.path.isdir(d)]
+    bare_path = ":".join(cupti_dirs + [base_env.get("LD_LIBRARY_PATH", "")]).strip(":")
+
+    configs = [
+        ("baseline", bench, base_env),
+        ("bare-kernel", bench, env_with(CUDA_INJECTION64_PATH=args.bare, BARE_CUPTI_MODE="kernel",
+                                        LD_LIBRARY_PATH=bare_path)),
+        ("ours-kernel", bench, env_with(CUDA_INJECTION64_PATH=args.plugin, ROCPROF_CUDA_DOMAINS="kernel",
+                                        ROCPROF_CUDA_STANDALONE_OUTPUT=os.path.join(tmp, "k.json"))),
+        ("bare-sys", bench, env_with(CUDA_INJECTION64_PATH=args.bare, BARE_CUPTI_MODE="sys",
+                                     LD_LIBRARY_PATH=bare_path)),
+        ("ours-sys", bench, env_with(CUDA_INJECTION64_PATH=args.plugin,
+                                     ROCPROF_CUDA_DOMAINS="runtime,driver,kernel,memcpy,memset,alloc,code",
+                                     ROCPROF_CUDA_STANDALONE_OUTPUT=os.path.join(tmp, "s.json"))),
+    ]
+    if args.rocprofv3:
+        for name, flag in (("cli-kernel", "--kernel-trace"), ("cli-sys", "--sys-trace")):
+            out = os.path.join(tmp, name)
+            configs.append((name, [args.rocprofv3, flag, "-d", out, "-o", "run", "--"] + bench, base_env))
+
+    results = {}
+    # Interleave the configurations run by run so that drift in the VM hits all of them alike.
+    samples = {name: [] for name, _, _ in configs}
+    for r in range(args.runs):
+        for name, cmd, env in configs:
+            data, proc = run(cmd, env)
+            if data is None:
+                if name == "baseline":
+                    sys.stderr.write(proc.stderr)
+                    print("cuda_launch: the benchmark did not run (no GPU?)", file=sys.stderr)
+                    return 77 if proc.returncode == 77 else 1
+                if r == 0:
+                    print(f"cuda_launch: {name} failed (rc={proc.returncode}): {proc.stderr.strip()[-400:]}",
+                          file=sys.stderr)
+                continue
+            samples[name].append(data["us_per_launch"])
+    for name, values in samples.items():
+        if values:
+            results[name] = statistics.median(values)
+
+    base = results["baseline"]
+    print(f"{'configuration':<14} {'us/launch':>10} {'overhead us':>12} {'x baseline':>11}")
+    for name, us in results.items():
+        print(f"{name:<14} {us:>10.3f} {us - base:>12.3f} {us / base:>11.3f}")
+    ratios = {}
+    for ours, bare in (("ours-kernel", "bare-kernel"), ("ours-sys", "bare-sys"),
+                       ("cli-kernel", "bare-kernel"), ("cli-sys", "bare-sys")):
+        if ours in results and bare in results:
+            ratios[f"{ours}/{bare}"] = results[ours] / results[bare]
+            over_b = results[bare] - base
+            over_o = results[ours] - base
+            print(f"{ours} / {bare}: {results[ours] / results[bare]:.3f}x per launch; "
+                  f"overhead {over_o:.3f} us vs {over_b:.3f} us"
+                  + (f" ({over_o / over_b:.2f}x)" if over_b > 0 else ""))
+    missing = [name for name, _, _ in configs if name not in results]
+    if missing:
+        print("cuda_launch: no result for " + ", ".join(missing), file=sys.stderr)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"us_per_launch": results, "samples": samples, "ratios": ratios,
+                       "launches": args.launches, "runs": args.runs}, f, indent=1)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,341 @@
+#include "abi_sink.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+namespace rocprof::cuda {
+namespace {
+
+// The scopes of the traced API calls this thread is inside: CUPTI gives ENTER and EXIT as two
+// callbacks, so the scope the core wants "on the caller's stack" lives here instead. Deeper
+// nesting than this is not traced (never seen: CUDA nests a runtime call's driver calls only).
+constexpr uint32_t max_scopes = 16;
+thread_local rocprof_api_scope_t t_scopes[max_scopes];
+thread_local uint32_t t_scope_depth = 0;
+thread_local uint32_t t_scope_overflow = 0;
+
+rocprofiler_callback_tracing_kind_t callback_kind_of(api_domain d) {
+  return d == api_domain::runtime ? ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API
+                                  : ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API;
+}
+rocprofiler_buffer_tracing_kind_t buffer_kind_of(api_domain d) {
+  return d == api_domain::runtime ? ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API
+                                  : ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API;
+}
+
+rocprofiler_memory_copy_operation_t operation_of(copy_direction d) {
+  switch (d) {
+    case copy_direction::host_to_host:
+      return ROCPROFILER_MEMORY_COPY_HOST_TO_HOST;
+    case copy_direction::host_to_device:
+      return ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE;
+    case copy_direction::device_to_host:
+      return ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST;
+    case copy_direction::device_to_device:
+      return ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE;
+    case copy_direction::peer_to_peer:
+      return ROCPROFILER_MEMORY_COPY_PEER_TO_PEER;
+    default:
+      return ROCPROFILER_MEMORY_COPY_NONE;
+  }
+}
+
+rocprofiler_dim3_t dim3_of(const dims& d) {
+  return rocprofiler_dim3_t{d.x, d.y, d.z};
+}
+
+rocprofiler_callback_tracing_cuda_api_data_t payload_of(const api_event& e) {
+  rocprofiler_callback_tracing_cuda_api_data_t p{};
+  p.size = sizeof(p);
+  p.function_name = e.name;
+  p.args = e.args;
+  p.retval = e.retval;
+  p.cuda_context = e.cuda_context;
+  p.cuda_context_uid = e.cuda_context_uid;
+  return p;
+}
+
+}  // namespace
+
+void abi_sink::set_kinds(const rocprof_enabled_kinds_t& kinds) {
+  kinds_ = kinds;
+}
+
+bool abi_sink::buffer_kind(uint32_t kind) const {
+  return kind < 64 * ROCPROF_BACKEND_KIND_WORDS &&
+         ((kinds_.buffer_kinds[kind / 64] >> (kind % 64)) & 1U) != 0;
+}
+bool abi_sink::callback_kind(uint32_t kind) const {
+  return kind < 64 * ROCPROF_BACKEND_KIND_WORDS &&
+         ((kinds_.callback_kinds[kind / 64] >> (kind % 64)) & 1U) != 0;
+}
+
+bool abi_sink::enabled(cuda_domain d) {
+  switch (d) {
+    case cuda_domain::runtime_api:
+      return buffer_kind(ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API) ||
+             callback_kind(ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API);
+    case cuda_domain::driver_api:
+      return buffer_kind(ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API) ||
+             callback_kind(ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API);
+    case cuda_domain::kernel_dispatch:
+      return buffer_kind(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
+    case cuda_domain::memory_copy:
+      return buffer_kind(ROCPROFILER_BUFFER_TRACING_MEMORY_COPY);
+    case cuda_domain::memory_set:
+      return buffer_kind(ROCPROFILER_BUFFER_TRACING_MEMORY_SET);
+    case cuda_domain::memory_allocation:
+      return buffer_kind(ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION);
+    case cuda_domain::code_objects:
+      return callback_kind(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT);
+    default:
+      return false;
+  }
+}
+
+bool abi_sink::api_traced(api_domain domain, uint32_t cbid) {
+  const auto op = static_cast<rocprofiler_tracing_operation_t>(cbid);
+  return core_->buffer_kind_enabled(buffer_kind_of(domain), op) != 0 ||
+         core_->callback_kind_enabled(callback_kind_of(domain), op) != 0;
+}
+
+uint64_t abi_sink::external_id() {
+  return core_->external_correlation_id(rocprofiler_context_id_t{0}).value;
+}
+
+void abi_sink::api_enter(api_event& e) {
+  if (t_scope_depth >= max_scopes) {
+    ++t_scope_overflow;
+    e.correlation_id = core_->next_correlation_id();
+    return;
+  }
+  rocprof_api_scope_t& scope = t_scopes[t_scope_depth++];
+  scope = rocprof_api_scope_t{};
+  scope.size = sizeof(scope);
+  rocprofiler_callback_tracing_cuda_api_data_t payload = payload_of(e);
+  core_->api_enter(&scope, callback_kind_of(e.domain),
+                   static_cast<rocprofiler_tracing_operation_t>(e.cbid), &payload);
+  e.correlation_id = scope.correlation_id.internal;
+  e.external_id = scope.correlation_id.external.value;
+}
+
+void abi_sink::api_exit(const api_event& e) {
+  if (t_scope_overflow > 0) {
+    --t_scope_overflow;
+    return;
+  }
+  if (t_scope_depth == 0) return;
+  rocprof_api_scope_t& scope = t_scopes[--t_scope_depth];
+  rocprofiler_callback_tracing_cuda_api_data_t payload = payload_of(e);
+  core_->api_exit(&scope, &payload);
+  const rocprofiler_buffer_tracing_kind_t kind = buffer_kind_of(e.domain);
+  const auto op = static_cast<rocprofiler_tracing_operation_t>(e.cbid);
+  if (core_->buffer_kind_enabled(kind, op) == 0) return;
+  rocprofiler_buffer_tracing_cuda_api_record_t r{};
+  r.size = sizeof(r);
+  r.kind = kind;
+  r.operation = op;
+  r.correlation_id = scope.correlation_id;
+  r.start_timestamp = e.start_ns;
+  r.end_timestamp = e.end_ns;
+  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
+  r.return_code = e.return_code;
+  core_->emit_buffer_record(kind, &r, 0);
+}
+
+void abi_sink::emit(const kernel_event& e) {
+  rocprofiler_buffer_tracing_kernel_dispatch_record_t r{};
+  r.size = sizeof(r);
+  r.kind = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+  r.operation = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
+  r.correlation_id.internal = e.correlation_id;
+  r.correlation_id.external.value = e.external_id;
+  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
+  r.start_timestamp = e.start_ns;
+  r.end_timestamp = e.end_ns;
+  rocprofiler_kernel_dispatch_info_t& d = r.dispatch_info;
+  d.size = sizeof(d);
+  d.agent_id.handle = e.agent_id;
+  d.queue_id.handle = e.queue_id;
+  d.kernel_id = e.kernel_id;
+  d.dispatch_id = e.dispatch_id;
+  d.private_segment_size = e.private_segment_size;
+  d.group_segment_size = e.group_segment_size;
+  d.workgroup_size = dim3_of(e.workgroup);
+  d.grid_size = dim3_of(e.grid);
+  r.stream_id.handle = e.stream_id;
+  r.graph_id = e.graph_id;
+  r.graph_node_id = e.graph_node_id;
+  r.cluster_size = dim3_of(e.cluster);
+  r.dynamic_shared_memory_size = e.dynamic_shared_memory;
+  core_->emit_buffer_record(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, &r, 0);
+}
+
+void abi_sink::emit(const memcpy_event& e) {
+  rocprofiler_buffer_tracing_memory_copy_record_t r{};
+  r.size = sizeof(r);
+  r.kind = ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
+  r.operation = operation_of(e.direction);
+  r.correlation_id.internal = e.correlation_id;
+  r.correlation_id.external.value = e.external_id;
+  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
+  r.start_timestamp = e.start_ns;
+  r.end_timestamp = e.end_ns;
+  r.dst_agent_id.handle = e.dst_agent_id;
+  r.src_agent_id.handle = e.src_agent_id;
+  r.bytes = e.bytes;
+  r.stream_id.handle = e.stream_id;
+  r.src_memory_kind = e.src_memory_kind;
+  r.dst_memory_kind = e.dst_memory_kind;
+  r.graph_id = e.graph_id;
+  r.graph_node_id = e.graph_node_id;
+  core_->emit_buffer_record(ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, &r, 0);
+}
+
+void abi_sink::emit(const memset_event& e) {
+  rocprofiler_buffer_tracing_memory_set_record_t r{};
+  r.size = sizeof(r);
+  r.kind = ROCPROFILER_BUFFER_TRACING_MEMORY_SET;
+  r.operation = ROCPROFILER_MEMORY_SET_MEMSET;
+  r.correlation_id.internal = e.correlation_id;
+  r.correlation_id.external.value = e.external_id;
+  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
+  r.start_timestamp = e.start_ns;
+  r.end_timestamp = e.end_ns;
+  r.agent_id.handle = e.agent_id;
+  r.bytes = e.bytes;
+  r.value = e.value;
+  r.memory_kind = e.memory_kind;
+  r.stream_id.handle = e.stream_id;
+  r.graph_id = e.graph_id;
+  r.graph_node_id = e.graph_node_id;
+  core_->emit_buffer_record(ROCPROFILER_BUFFER_TRACING_MEMORY_SET, &r, 0);
+}
+
+void abi_sink::emit(const allocation_event& e) {
+  rocprofiler_buffer_tracing_memory_allocation_record_t r{};
+  r.size = sizeof(r);
+  r.kind = ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION;
+  r.operation = e.operation == allocation_op::allocate ? ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE
+                                                       : ROCPROFILER_MEMORY_ALLOCATION_FREE;
+  r.correlation_id.internal = e.correlation_id;
+  r.correlation_id.external.value = e.external_id;
+  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
+  r.start_timestamp = e.timestamp_ns;
+  r.end_timestamp = e.timestamp_ns;
+  r.agent_id.handle = e.agent_id;
+  r.address.value = e.address;
+  r.allocation_size = e.bytes;
+  r.memory_kind = e.memory_kind_id;
+  r.stream_id.handle = e.stream_id;
+  core_->emit_buffer_record(ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION, &r, 0);
+}
+
+uint64_t abi_sink::register_gpu(const gpu_agent& a) {
+  rocprofiler_agent_v0_t g{};
+  g.size = sizeof(g);
+  g.type = ROCPROFILER_AGENT_TYPE_GPU;
+  g.wave_front_size = a.warp_size;
+  g.cu_count = a.sm_count;
+  g.simd_per_cu = 4;  // SM sub-partitions (SMSPs) per SM on every architecture since Volta
+  g.simd_count = a.sm_count * g.simd_per_cu;
+  g.lds_size_in_kb = a.shared_mem_per_sm / 1024;
+  g.max_waves_per_cu = a.warp_size != 0 ? a.max_threads_per_sm / a.warp_size : 0;
+  g.gfx_target_version = 10 * a.compute_major + a.compute_minor;
+  g.vendor_id = 0x10de;
+  g.location_id = (a.pci_bus << 8) | (a.pci_device << 3);
+  g.domain = a.pci_domain;
+  g.max_engine_clk_fcompute = a.clock_khz / 1000;
+  g.workgroup_max_size = a.max_threads_per_block;
+  g.grid_max_size = a.max_grid_dim[0];
+  g.local_mem_size = a.total_memory;
+  g.workgroup_max_dim = {a.max_block_dim[0], a.max_block_dim[1], a.max_block_dim[2]};
+  g.grid_max_dim = {a.max_grid_dim[0], a.max_grid_dim[1], a.max_grid_dim[2]};
+  const std::string model = "sm_" + std::to_string(10 * a.compute_major + a.compute_minor);
+  g.name = a.name.c_str();
+  g.vendor_name = "NVIDIA";
+  g.product_name = a.name.c_str();
+  g.model_name = model.c_str();
+  g.logical_node_type_id = a.device_ordinal;
+  g.runtime_visibility.cuda = 1;
+  for (int i = 0; i < 16; ++i)
+    g.uuid.bytes[i] = a.uuid_bytes[i];
+  return core_->register_agent(&g).handle;
+}
+
+uint64_t abi_sink::cpu_agent_id() {
+  // The ABI has no "CPU agent" service (ABI_REQUESTS.md): ask the core's public API, once.
+  std::call_once(cpu_once_, [this] {
+    using query_fn = rocprofiler_status_t (*)(
+        rocprofiler_agent_version_t, rocprofiler_query_available_agents_cb_t, size_t, void*);
+    auto query =
+        reinterpret_cast<query_fn>(dlsym(RTLD_DEFAULT, "rocprofiler_query_available_agents"));
+    if (query == nullptr) return;
+    query(
+        ROCPROFILER_AGENT_INFO_VERSION_0,
+        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* user) {
+          auto* out = static_cast<std::atomic<uint64_t>*>(user);
+          for (size_t i = 0; i < n; ++i) {
+            const auto* a = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
+            if (a->type == ROCPROFILER_AGENT_TYPE_CPU) {
+              out->store(a->id.handle);
+              break;
+            }
+          }
+          return ROCPROFILER_STATUS_SUCCESS;
+        },
+        sizeof(rocprofiler_agent_v0_t), &cpu_agent_);
+  });
+  return cpu_agent_.load();
+}
+
+void abi_sink::code_object_loaded(const code_object_event& e) {
+  // The cubin lives in driver memory: a MEMORY code object. Its CRC and load order have no
+  // field in the load payload (ABI_REQUESTS.md), so they ride in the URI's fragment.
+  char uri[160];
+  std::snprintf(uri, sizeof(uri), "memory://%d#offset=0x%llx&size=%llu&crc=0x%llx&module=%u",
+                static_cast<int>(getpid()), static_cast<unsigned long long>(e.cubin_address),
+                static_cast<unsigned long long>(e.size), static_cast<unsigned long long>(e.crc),
+                e.module_id);
+  rocprofiler_callback_tracing_code_object_load_data_t d{};
+  d.size = sizeof(d);
+  d.code_object_id = e.code_object_id;
+  d.agent_id.handle = e.agent_id;
+  d.uri = uri;
+  d.load_size = e.size;
+  d.storage_type = ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_MEMORY;
+  d.storage_file = -1;
+  d.memory_base = e.cubin_address;
+  d.memory_size = e.size;
+  core_->report_code_object(ROCPROFILER_CODE_OBJECT_LOAD, ROCPROFILER_CALLBACK_PHASE_LOAD, &d);
+}
+
+void abi_sink::kernel_symbol(const kernel_symbol_event& e) {
+  rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t d{};
+  d.size = sizeof(d);
+  d.kernel_id = e.kernel_id;
+  d.code_object_id = e.code_object_id;
+  d.kernel_name = e.mangled_name;
+  d.group_segment_size = e.static_shared_memory;
+  d.private_segment_size = e.local_memory_per_thread;
+  d.arch_vgpr_count = e.registers_per_thread;
+  core_->report_code_object(ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER,
+                            ROCPROFILER_CALLBACK_PHASE_LOAD, &d);
+}
+
+void abi_sink::dropped(uint64_t count) {
+  // CUPTI counts drops per context and stream, not per kind: charge the first enabled kind.
+  for (rocprofiler_buffer_tracing_kind_t k :
+       {ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,
+        ROCPROFILER_BUFFER_TRACING_MEMORY_SET, ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION}) {
+    if (buffer_kind(k)) {
+      core_->report_dropped(k, count);
+      return;
+    }
+  }
+}
+
+}  // namespace rocprof::cuda

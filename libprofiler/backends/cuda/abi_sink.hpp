@@ -1,0 +1,48 @@
+// backend_sink over the profiler core's plugin ABI (rocprofiler-sdk/backend/backend_abi.h):
+// turns the backend's events into the core's buffer records and callback payloads.
+#pragma once
+
+#include <rocprofiler-sdk/backend/backend_abi.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "backend_sink.hpp"
+
+namespace rocprof::cuda {
+
+class abi_sink final : public backend_sink {
+ public:
+  explicit abi_sink(const rocprof_core_services_t* core) : core_{core} {}
+
+  // The kinds some context asked for; called by the core's start before the session starts.
+  void set_kinds(const rocprof_enabled_kinds_t& kinds);
+
+  uint64_t timestamp() override { return core_->timestamp(); }
+  uint64_t next_correlation_id() override { return core_->next_correlation_id(); }
+  uint64_t external_id() override;
+  bool enabled(cuda_domain d) override;
+  bool api_traced(api_domain domain, uint32_t cbid) override;
+  void api_enter(api_event& e) override;
+  void api_exit(const api_event& e) override;
+  void emit(const kernel_event& e) override;
+  void emit(const memcpy_event& e) override;
+  void emit(const memset_event& e) override;
+  void emit(const allocation_event& e) override;
+  uint64_t register_gpu(const gpu_agent& a) override;
+  uint64_t cpu_agent_id() override;
+  void code_object_loaded(const code_object_event& e) override;
+  void kernel_symbol(const kernel_symbol_event& e) override;
+  void dropped(uint64_t count) override;
+
+ private:
+  bool buffer_kind(uint32_t kind) const;
+  bool callback_kind(uint32_t kind) const;
+
+  const rocprof_core_services_t* core_;
+  rocprof_enabled_kinds_t kinds_{};
+  std::once_flag cpu_once_;
+  std::atomic<uint64_t> cpu_agent_{0};
+};
+
+}  // namespace rocprof::cuda

@@ -1,0 +1,141 @@
+#include "activity_processor.hpp"
+
+#include "activity_translate.hpp"
+
+namespace rocprof::cuda {
+
+void activity_processor::set_device_agents(std::vector<uint64_t> agents) {
+  std::lock_guard<std::mutex> lock{mutex_};
+  device_agents_ = std::move(agents);
+}
+
+uint64_t activity_processor::agent_of(uint32_t device) const {
+  return device < device_agents_.size() ? device_agents_[device] : 0;
+}
+
+correlation_entry activity_processor::resolve(uint32_t cupti_id) {
+  correlation_entry e;
+  if (cupti_id == 0) return e;
+  if (!correlations_.get(cupti_id, e)) {
+    // No launch callback saw this call (or its slot was reused): give it its own id now and
+    // remember it, so sibling records (graph nodes share one CUPTI id) share it too.
+    e.correlation_id = sink_.next_correlation_id();
+    correlations_.put(cupti_id, e);
+  }
+  return e;
+}
+
+uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
+  const std::string key = k.name != nullptr ? k.name : "";
+  auto it = kernel_ids_.find(key);
+  if (it != kernel_ids_.end()) return it->second;
+  const uint64_t id = kernel_ids_.size() + 1;
+  kernel_ids_.emplace(key, id);
+  kernel_symbol_event s;
+  s.kernel_id = id;
+  s.mangled_name = key.c_str();
+  s.static_shared_memory =
+      k.staticSharedMemory > 0 ? static_cast<uint32_t>(k.staticSharedMemory) : 0;
+  s.local_memory_per_thread = k.localMemoryPerThread;
+  s.registers_per_thread = k.registersPerThread;
+  sink_.kernel_symbol(s);
+  return id;
+}
+
+void activity_processor::process_buffer(cupti_api& api, uint8_t* buffer, size_t valid_size) {
+  CUpti_Activity* record = nullptr;
+  while (api.next_record(buffer, valid_size, &record) == CUPTI_SUCCESS && record != nullptr) {
+    process(*record);
+  }
+}
+
+void activity_processor::process(const CUpti_Activity& record) {
+  std::lock_guard<std::mutex> lock{mutex_};
+  switch (record.kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+      const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
+      kernel_event e = translate(k);
+      const correlation_entry c = resolve(k.correlationId);
+      e.correlation_id = c.correlation_id;
+      e.external_id = c.external_id;
+      e.tid = c.tid;
+      e.agent_id = agent_of(k.deviceId);
+      e.kernel_id = kernel_id_of(k);
+      e.dispatch_id = next_dispatch_.fetch_add(1, std::memory_order_relaxed);
+      ++counts_.kernels;
+      sink_.emit(e);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+      const auto& m = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
+      memcpy_event e = translate(m);
+      const correlation_entry c = resolve(m.correlationId);
+      e.correlation_id = c.correlation_id;
+      e.external_id = c.external_id;
+      e.tid = c.tid;
+      const uint64_t dev = agent_of(m.deviceId), host = sink_.cpu_agent_id();
+      const bool src_host = e.direction == copy_direction::host_to_device ||
+                            e.direction == copy_direction::host_to_host;
+      const bool dst_host = e.direction == copy_direction::device_to_host ||
+                            e.direction == copy_direction::host_to_host;
+      e.src_agent_id = src_host ? host : dev;
+      e.dst_agent_id = dst_host ? host : dev;
+      ++counts_.memcpys;
+      sink_.emit(e);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: {
+      const auto& m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record);
+      memcpy_event e = translate(m);
+      const correlation_entry c = resolve(m.correlationId);
+      e.correlation_id = c.correlation_id;
+      e.external_id = c.external_id;
+      e.tid = c.tid;
+      e.src_agent_id = agent_of(m.srcDeviceId);
+      e.dst_agent_id = agent_of(m.dstDeviceId);
+      ++counts_.memcpys;
+      sink_.emit(e);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+      const auto& m = reinterpret_cast<const CUpti_ActivityMemset4&>(record);
+      memset_event e = translate(m);
+      const correlation_entry c = resolve(m.correlationId);
+      e.correlation_id = c.correlation_id;
+      e.external_id = c.external_id;
+      e.tid = c.tid;
+      e.agent_id = agent_of(m.deviceId);
+      ++counts_.memsets;
+      sink_.emit(e);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMORY2: {
+      const auto& m = reinterpret_cast<const CUpti_ActivityMemory4&>(record);
+      allocation_event e = translate(m);
+      const correlation_entry c = resolve(m.correlationId);
+      e.correlation_id = c.correlation_id;
+      e.external_id = c.external_id;
+      e.tid = c.tid;
+      e.agent_id = e.operation == allocation_op::allocate ? agent_of(m.deviceId) : 0;
+      ++counts_.allocations;
+      sink_.emit(e);
+      break;
+    }
+    default:
+      ++counts_.other;
+      break;
+  }
+}
+
+uint64_t activity_processor::agent_of_device(uint32_t device) const {
+  std::lock_guard<std::mutex> lock{mutex_};
+  return agent_of(device);
+}
+
+activity_counts activity_processor::counts() const {
+  std::lock_guard<std::mutex> lock{mutex_};
+  return counts_;
+}
+
+}  // namespace rocprof::cuda

@@ -1,0 +1,57 @@
+// Turns completed CUPTI activity buffers into events for the core: maps CUPTI correlation ids
+// to the core's ids (correlation_map), numbers dispatches 1..N, gives each kernel name a kernel
+// id when first seen, and maps CUDA devices to agent ids. Runs on CUPTI's buffer thread or on
+// the thread that flushes; a mutex serialises the two (never the application's launch path).
+#pragma once
+
+#include <cupti.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backend_sink.hpp"
+#include "correlation_map.hpp"
+#include "cupti_api.hpp"
+
+namespace rocprof::cuda {
+
+struct activity_counts {
+  uint64_t kernels = 0, memcpys = 0, memsets = 0, allocations = 0, api = 0, other = 0;
+};
+
+class activity_processor {
+ public:
+  activity_processor(backend_sink& sink, correlation_map& correlations)
+      : sink_{sink}, correlations_{correlations} {}
+
+  // agents[device ordinal] = agent id from backend_sink::register_gpu.
+  void set_device_agents(std::vector<uint64_t> agents);
+
+  // Walks one completed buffer with cuptiActivityGetNextRecord (through `api`).
+  void process_buffer(cupti_api& api, uint8_t* buffer, size_t valid_size);
+  // One record; kinds the backend does not translate are counted in `other`.
+  void process(const CUpti_Activity& record);
+
+  activity_counts counts() const;
+  uint64_t agent_of_device(uint32_t device) const;
+
+ private:
+  uint64_t agent_of(uint32_t device) const;
+  // The core id for a CUPTI id; assigns (and remembers) a fresh one when no callback saw it.
+  correlation_entry resolve(uint32_t cupti_id);
+  uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
+
+  backend_sink& sink_;
+  correlation_map& correlations_;
+  std::vector<uint64_t> device_agents_;
+  std::atomic<uint64_t> next_dispatch_{1};
+  std::unordered_map<std::string, uint64_t> kernel_ids_;
+  mutable std::mutex mutex_;
+  activity_counts counts_;
+};
+
+}  // namespace rocprof::cuda

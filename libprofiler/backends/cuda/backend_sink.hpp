@@ -1,0 +1,55 @@
+// The services the CUDA backend needs from the profiler core, as one interface. The plugin's
+// production implementation forwards to the core's backend ABI (abi_sink.cpp); a standalone
+// implementation (standalone_sink.cpp) serves runs without the core.
+// Threads: api_enter, api_exit, next_correlation_id and external_id run on application threads
+// inside CUPTI callbacks (hot path: no lock, no allocation); everything else runs on CUPTI's
+// buffer thread, in resource callbacks, or at start and exit.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda_events.hpp"
+
+namespace rocprof::cuda {
+
+enum class cuda_domain : uint8_t {
+  runtime_api,
+  driver_api,
+  kernel_dispatch,
+  memory_copy,
+  memory_set,
+  memory_allocation,
+  code_objects,
+  count
+};
+
+class backend_sink {
+ public:
+  virtual ~backend_sink() = default;
+  // Nanoseconds on CLOCK_BOOTTIME, the clock every record of the core uses.
+  virtual uint64_t timestamp() = 0;
+  virtual uint64_t next_correlation_id() = 0;
+  // The external correlation id the calling thread has pushed (0 if none).
+  virtual uint64_t external_id() = 0;
+  virtual bool enabled(cuda_domain d) = 0;
+  // Whether API call `cbid` of `domain` is traced (callback or buffer); asked once per cbid at
+  // start, so that only requested operations get a CUPTI callback.
+  virtual bool api_traced(api_domain domain, uint32_t cbid) = 0;
+  // A traced API call starts / ends on this thread; calls nest per thread. api_enter sets
+  // e.correlation_id and e.external_id; api_exit delivers callbacks and the buffer record.
+  virtual void api_enter(api_event& e) = 0;
+  virtual void api_exit(const api_event& e) = 0;
+  // Buffer tracing records of GPU work.
+  virtual void emit(const kernel_event& e) = 0;
+  virtual void emit(const memcpy_event& e) = 0;
+  virtual void emit(const memset_event& e) = 0;
+  virtual void emit(const allocation_event& e) = 0;
+  // Definitions. register_gpu returns the agent id the core assigned (0 on failure).
+  virtual uint64_t register_gpu(const gpu_agent& a) = 0;
+  virtual uint64_t cpu_agent_id() = 0;
+  virtual void code_object_loaded(const code_object_event& e) = 0;
+  virtual void kernel_symbol(const kernel_symbol_event& e) = 0;
+  virtual void dropped(uint64_t count) = 0;
+};
+
+}  // namespace rocprof::cuda

@@ -1,0 +1,355 @@
+#include "cupti_session.hpp"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "cupti_check.hpp"
+#include "device_info.hpp"
+
+namespace rocprof::cuda {
+namespace {
+
+std::atomic<cupti_session*> g_session{nullptr};
+
+// Per-thread state of the API callbacks. Plain data: the first touch per thread may make the
+// loader allocate this library's TLS block, once; after that nothing allocates.
+constexpr uint32_t max_depth = 16;
+thread_local int64_t t_tid = 0;
+thread_local uint32_t t_depth = 0;
+thread_local uint64_t t_own[max_depth] = {};
+thread_local uint64_t t_owner = 0;
+thread_local bool t_in_backend = false;  // our own driver calls must not be traced
+
+int64_t this_tid() {
+  if (t_tid == 0) t_tid = static_cast<int64_t>(syscall(SYS_gettid));  // once per thread
+  return t_tid;
+}
+
+uint64_t boottime_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_BOOTTIME, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+uint64_t CUPTIAPI cupti_timestamp() {
+  return boottime_ns();
+}
+
+void CUPTIAPI on_callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                          const void* data) {
+  if (t_in_backend || user == nullptr || data == nullptr) return;
+  auto* s = static_cast<cupti_session*>(user);
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    s->on_api(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
+  } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    s->on_resource(cbid, *static_cast<const CUpti_ResourceData*>(data));
+  }
+}
+
+// 8 MB buffers (cupti-notes §8.7): a buffer is requested once per ~100k records.
+constexpr size_t buffer_size = size_t{8} << 20;
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, buffer_size));
+  *size = *buffer != nullptr ? buffer_size : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, size_t,
+                               size_t valid) {
+  if (cupti_session* s = g_session.load(std::memory_order_acquire)) {
+    s->on_buffer_completed(ctx, stream, buffer, valid);
+  }
+  std::free(buffer);
+}
+
+bool starts_with(const char* s, const char* prefix) {
+  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+}
+
+bool any_prefix(const char* name, std::initializer_list<const char*> prefixes) {
+  for (const char* p : prefixes)
+    if (starts_with(name, p)) return true;
+  return false;
+}
+
+struct needs {
+  bool kernels, copies, sets, allocations;
+};
+
+// The API calls whose CUPTI correlation id activity records of the enabled kinds carry: their
+// callbacks give each record its launching thread and the core id of the launching call.
+bool callback_needed(const char* name, const needs& n) {
+  if (name == nullptr) return false;
+  if (n.kernels && any_prefix(name, {"cudaLaunch", "__cudaLaunch", "cudaGraphLaunch", "cuLaunch",
+                                     "cuGraphLaunch"}))
+    return true;
+  if (n.copies && any_prefix(name, {"cudaMemcpy", "cuMemcpy", "cudaGraphLaunch", "cuGraphLaunch"}))
+    return true;
+  if (n.sets && any_prefix(name, {"cudaMemset", "cuMemset", "cudaGraphLaunch", "cuGraphLaunch"}))
+    return true;
+  if (n.allocations &&
+      any_prefix(name, {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cuMemAlloc", "cuMemFree",
+                        "cuMemHostAlloc", "cuMemCreate", "cuMemRelease"}))
+    return true;
+  return false;
+}
+
+}  // namespace
+
+cupti_session::cupti_session(cupti_api& api, backend_sink& sink)
+    : api_{api}, sink_{sink}, processor_{sink, correlations_} {}
+
+cupti_session::~cupti_session() {
+  cupti_session* self = this;
+  g_session.compare_exchange_strong(self, nullptr);
+}
+
+cupti_session* cupti_session::current() {
+  return g_session.load(std::memory_order_acquire);
+}
+
+bool cupti_session::is_launch_like(const char* name) {
+  return callback_needed(name, needs{true, true, true, true});
+}
+
+session_state cupti_session::start() {
+  if (state_ != session_state::idle) return state_;
+  char previous[2 * CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN] = {};
+  CUpti_SubscriberParams params{};
+  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+  params.subscriberName = "rocprofv3";
+  params.oldSubscriberName = previous;
+  params.oldSubscriberSize = sizeof(previous);
+  const CUptiResult r = api_.subscribe(&subscriber_, &on_callback, this, &params);
+  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    conflict_owner_ = previous[0] != '\0' ? previous : "another profiler";
+    std::fprintf(stderr,
+                 "rocprofv3 [cuda]: CUPTI is already used by '%s' (CUPTI allows one profiler "
+                 "per process): CUDA tracing is off, CPU-side tracing continues\n",
+                 conflict_owner_.c_str());
+    state_ = session_state::conflict;
+    return state_;
+  }
+  if (r != CUPTI_SUCCESS) {
+    // Reported once by the caller, in one line (no driver / no GPU end up here).
+    failure_ = std::string{"cuptiSubscribe_v2: "} + api_.result_string(r) + " (" +
+               std::to_string(static_cast<int>(r)) + ")";
+    state_ = session_state::failed;
+    return state_;
+  }
+  g_session.store(this, std::memory_order_release);
+  // Before any kind is enabled, so that every record is on CLOCK_BOOTTIME.
+  ROCPROF_CUPTI_CALL(api_, api_.register_timestamp_callback(&cupti_timestamp));
+  ROCPROF_CUPTI_CALL(api_, api_.register_buffer_callbacks(&buffer_requested, &buffer_completed));
+  enable_callbacks();
+  enable_activities();
+  if (trace_activity_) {
+    const char* period = std::getenv("ROCPROF_CUDA_FLUSH_PERIOD_MS");
+    const long ms = period != nullptr ? std::strtol(period, nullptr, 10) : 100;
+    if (ms > 0) ROCPROF_CUPTI_CALL(api_, api_.flush_period(static_cast<uint32_t>(ms)));
+  }
+  state_ = session_state::running;
+  return state_;
+}
+
+static_assert(CUPTI_RUNTIME_TRACE_CBID_SIZE <= 1024 && CUPTI_DRIVER_TRACE_CBID_SIZE <= 1024,
+              "grow cupti_session::max_cbid");
+
+void cupti_session::enable_callbacks() {
+  const needs n{sink_.enabled(cuda_domain::kernel_dispatch),
+                sink_.enabled(cuda_domain::memory_copy), sink_.enabled(cuda_domain::memory_set),
+                sink_.enabled(cuda_domain::memory_allocation)};
+  trace_activity_ = n.kernels || n.copies || n.sets || n.allocations;
+  trace_code_objects_ = sink_.enabled(cuda_domain::code_objects) || n.kernels;
+  const bool runtime = sink_.enabled(cuda_domain::runtime_api);
+  const bool driver = sink_.enabled(cuda_domain::driver_api);
+
+  struct domain_plan {
+    CUpti_CallbackDomain domain;
+    api_domain ours;
+    uint32_t size;
+    bool traced;
+    std::bitset<max_cbid>& bits;
+  };
+  for (const domain_plan& d : {domain_plan{CUPTI_CB_DOMAIN_RUNTIME_API, api_domain::runtime,
+                                           CUPTI_RUNTIME_TRACE_CBID_SIZE, runtime, traced_runtime_},
+                               domain_plan{CUPTI_CB_DOMAIN_DRIVER_API, api_domain::driver,
+                                           CUPTI_DRIVER_TRACE_CBID_SIZE, driver, traced_driver_}}) {
+    if (!d.traced && !trace_activity_) continue;
+    // Per cbid, so that only the requested operations, and the calls that launch requested GPU
+    // work (for their thread and correlation id), cost a callback.
+    for (uint32_t cbid = 1; cbid < d.size && cbid < max_cbid; ++cbid) {
+      const char* name = nullptr;
+      if (api_.callback_name(d.domain, cbid, &name) != CUPTI_SUCCESS) name = nullptr;
+      const bool traced = d.traced && sink_.api_traced(d.ours, cbid);
+      // Only ever set while running: callbacks read these bits without a lock.
+      if (traced) d.bits.set(cbid);
+      if (traced || (trace_activity_ && callback_needed(name, n))) {
+        ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, d.domain, cbid));
+      }
+    }
+  }
+  if (trace_activity_ || trace_code_objects_ || runtime || driver) {
+    for (CUpti_CallbackId cbid :
+         {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+          CUPTI_CBID_RESOURCE_MODULE_LOADED}) {
+      ROCPROF_CUPTI_CALL(api_,
+                         api_.enable_callback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, cbid));
+    }
+  }
+}
+
+void cupti_session::reconfigure() {
+  if (state_ != session_state::running) return;
+  enable_callbacks();
+  enable_activities();
+}
+
+void cupti_session::enable_activities() {
+  auto enable = [&](CUpti_ActivityKind kind) {
+    if (std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind) != enabled_kinds_.end())
+      return;
+    if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) enabled_kinds_.push_back(kind);
+  };
+  if (sink_.enabled(cuda_domain::kernel_dispatch)) enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  if (sink_.enabled(cuda_domain::memory_copy)) {
+    enable(CUPTI_ACTIVITY_KIND_MEMCPY);
+    enable(CUPTI_ACTIVITY_KIND_MEMCPY2);
+  }
+  if (sink_.enabled(cuda_domain::memory_set)) enable(CUPTI_ACTIVITY_KIND_MEMSET);
+  if (sink_.enabled(cuda_domain::memory_allocation)) enable(CUPTI_ACTIVITY_KIND_MEMORY2);
+}
+
+void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                           const CUpti_CallbackData& cb) {
+  const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  const bool traced = cbid < max_cbid && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
+  api_event e;
+  e.domain = runtime ? api_domain::runtime : api_domain::driver;
+  e.cbid = cbid;
+  e.name = cb.functionName;
+  e.tid = this_tid();
+  e.args = cb.functionParams;
+  e.cuda_context = reinterpret_cast<uint64_t>(cb.context);
+  e.cuda_context_uid = cb.contextUid;
+  if (cb.callbackSite == CUPTI_API_ENTER) {
+    e.start_ns = boottime_ns();
+    if (traced) {
+      sink_.api_enter(e);
+    } else {
+      e.correlation_id = sink_.next_correlation_id();
+      e.external_id = sink_.external_id();
+    }
+    // Work launched by nested calls (a runtime call's driver calls) belongs to the outermost.
+    if (t_depth == 0) t_owner = e.correlation_id;
+    if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
+    ++t_depth;
+    correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid});
+    if (cb.correlationData != nullptr) *cb.correlationData = e.start_ns;
+    return;
+  }
+  e.end_ns = boottime_ns();
+  if (t_depth > 0) --t_depth;
+  e.correlation_id = t_depth < max_depth ? t_own[t_depth] : 0;
+  e.start_ns = cb.correlationData != nullptr ? *cb.correlationData : e.end_ns;
+  if (traced) {
+    e.retval = cb.functionReturnValue;
+    // Runtime calls return cudaError_t, driver calls CUresult: both are int-sized enums.
+    if (cb.functionReturnValue != nullptr)
+      e.return_code = *static_cast<const int32_t*>(cb.functionReturnValue);
+    sink_.api_exit(e);
+  }
+}
+
+void cupti_session::register_agents_once() {
+  std::call_once(agents_once_, [this] {
+    t_in_backend = true;
+    const device_query q = query_devices();
+    t_in_backend = false;
+    if (!q.error.empty()) {
+      std::fprintf(stderr, "rocprofv3 [cuda]: %s: no GPU agents\n", q.error.c_str());
+      return;
+    }
+    std::vector<uint64_t> agents;
+    for (const gpu_agent& a : q.devices)
+      agents.push_back(sink_.register_gpu(a));
+    processor_.set_device_agents(std::move(agents));
+  });
+}
+
+void cupti_session::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& rd) {
+  switch (cbid) {
+    case CUPTI_CBID_RESOURCE_CONTEXT_CREATED:
+      register_agents_once();
+      break;
+    case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+      // Records of a context must be taken before the context goes away.
+      if (trace_activity_)
+        ROCPROF_CUPTI_CALL(api_, api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+      break;
+    case CUPTI_CBID_RESOURCE_MODULE_LOADED: {
+      if (!trace_code_objects_ || rd.resourceDescriptor == nullptr) break;
+      register_agents_once();
+      const auto* m = static_cast<const CUpti_ModuleResourceData*>(rd.resourceDescriptor);
+      code_object_event e;
+      e.cubin_address = reinterpret_cast<uint64_t>(m->pCubin);
+      e.code_object_id = code_objects_.fetch_add(1, std::memory_order_relaxed) + 1;
+      e.module_id = m->moduleId;
+      e.size = m->cubinSize;
+      e.timestamp_ns = boottime_ns();
+      if (m->pCubin != nullptr && m->cubinSize > 0) {
+        CUpti_GetCubinCrcParams p{};
+        p.size = CUpti_GetCubinCrcParamsSize;
+        p.cubinSize = m->cubinSize;
+        p.cubin = m->pCubin;
+        if (ROCPROF_CUPTI_CALL(api_, api_.cubin_crc(&p))) e.crc = p.cubinCrc;
+      }
+      uint32_t device = 0;
+      if (rd.context != nullptr && api_.device_id(rd.context, &device) == CUPTI_SUCCESS) {
+        e.agent_id = processor_.agent_of_device(device);
+      }
+      sink_.code_object_loaded(e);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void cupti_session::on_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer,
+                                        size_t valid) {
+  register_agents_once();
+  if (buffer != nullptr && valid > 0) processor_.process_buffer(api_, buffer, valid);
+  size_t dropped = 0;
+  if (api_.dropped_records(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+    dropped_.fetch_add(dropped, std::memory_order_relaxed);
+    sink_.dropped(dropped);
+  }
+}
+
+void cupti_session::flush() {
+  if (state_ != session_state::running) return;
+  ROCPROF_CUPTI_CALL(api_, api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+}
+
+void cupti_session::stop() {
+  if (state_ != session_state::running) return;
+  flush();
+  for (CUpti_ActivityKind kind : enabled_kinds_)
+    api_.activity_disable(kind);
+  enabled_kinds_.clear();
+  ROCPROF_CUPTI_CALL(api_, api_.unsubscribe(subscriber_));
+  subscriber_ = nullptr;
+  state_ = session_state::idle;
+  cupti_session* self = this;
+  g_session.compare_exchange_strong(self, nullptr);
+}
+
+}  // namespace rocprof::cuda

@@ -1,0 +1,89 @@
+// One CUPTI session per process: subscribes once, enables only the callbacks and activity kinds
+// the sink asks for, receives buffers, and flushes at context teardown and at exit.
+// Order matters (cupti-notes §8): the timestamp callback is registered before any kind is
+// enabled so every CUPTI timestamp is CLOCK_BOOTTIME like the core's own records.
+#pragma once
+
+#include <cupti.h>
+
+#include <atomic>
+#include <bitset>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "activity_processor.hpp"
+#include "backend_sink.hpp"
+#include "correlation_map.hpp"
+#include "cupti_api.hpp"
+
+namespace rocprof::cuda {
+
+enum class session_state : uint8_t { idle, running, conflict, failed };
+
+class cupti_session {
+ public:
+  // `api` and `sink` must outlive the session.
+  cupti_session(cupti_api& api, backend_sink& sink);
+  ~cupti_session();
+  cupti_session(const cupti_session&) = delete;
+  cupti_session& operator=(const cupti_session&) = delete;
+
+  // Subscribes and enables what the sink asks for. Returns the resulting state; on conflict the
+  // message naming the other subscriber has been printed once.
+  session_state start();
+  // The sink's requests changed while running: enables what is newly asked for, in place (the
+  // core may call this from inside one of our own callbacks, so nothing is torn down here).
+  // What is no longer asked for stays enabled; the sink filters it.
+  void reconfigure();
+  // Flushes every buffer (forced), reports drops; safe to call more than once.
+  void flush();
+  // Flush, disable, unsubscribe.
+  void stop();
+
+  session_state state() const { return state_; }
+  activity_counts counts() const { return processor_.counts(); }
+  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  const std::string& conflict_owner() const { return conflict_owner_; }
+  // Why start() failed (state failed), for the caller's one warning.
+  const std::string& failure() const { return failure_; }
+
+  // The CUPTI callback bodies, public so unit tests can feed synthetic callback data.
+  void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& cb);
+  void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& rd);
+  void on_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, size_t valid);
+
+  // Names of callbacks that activity records need for their launching thread and id.
+  static bool is_launch_like(const char* name);
+
+  // The session the C callbacks below dispatch to (CUPTI callbacks carry no user pointer).
+  static cupti_session* current();
+
+ private:
+  void enable_callbacks();
+  void enable_activities();
+  void register_agents_once();
+
+  cupti_api& api_;
+  backend_sink& sink_;
+  correlation_map correlations_;
+  activity_processor processor_;
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+  session_state state_ = session_state::idle;
+  std::string conflict_owner_;
+  std::string failure_;
+  // Per cbid: traced for the core (callback and/or buffer record). Sized above both CUPTI
+  // callback id ranges of CUDA 13 (runtime 523, driver 807), checked in the .cpp.
+  static constexpr size_t max_cbid = 1024;
+  std::bitset<max_cbid> traced_runtime_, traced_driver_;
+  bool trace_activity_ = false;
+  bool trace_code_objects_ = false;
+  std::atomic<uint64_t> dropped_{0};
+  std::atomic<uint64_t> code_objects_{0};
+  std::once_flag agents_once_;
+  std::vector<CUpti_ActivityKind> enabled_kinds_;
+};
+
+}  // namespace rocprof::cuda

@@ -1,0 +1,229 @@
+// The plugin's lifecycle and its injection entry point.
+//  * InitializeInjection: the CUDA driver calls it at cuInit when CUDA_INJECTION64_PATH names
+//    this library (the CLI sets it). The atexit handler registered here runs before cudart's
+//    teardown, so the final flush still finds CUPTI working (cupti-notes §8.1).
+//  * the core loads the plugin and calls rocprof_backend_register / start (backend_entry.cpp),
+//    possibly long before the application initialises CUDA; CUPTI then sees the contexts come.
+// Whichever comes first starts the one session; the other finds it running.
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include "cupti_api.hpp"
+#include "cupti_session.hpp"
+#include "plugin_state.hpp"
+#include "standalone_sink.hpp"
+
+namespace rocprof::cuda {
+namespace {
+
+struct plugin_state {
+  std::mutex mutex;
+  bool attempted = false;
+  bool exit_registered = false;
+  bool finished = false;  // the exit flush ran: CUPTI may be torn down, leave it alone
+  std::once_flag cupti_once;
+  cupti_library library;
+  std::unique_ptr<cupti_dl_api> api;
+  std::unique_ptr<cupti_session> session;
+  backend_sink* sink = nullptr;
+  std::unique_ptr<standalone_sink> standalone;
+  std::string status = "not started";
+};
+
+// Leaked on purpose: the atexit handler and CUPTI's threads may use it during teardown.
+plugin_state& state() {
+  static plugin_state* s = new plugin_state;
+  return *s;
+}
+
+void on_process_exit() {
+  finish_backend();
+}
+
+// Flushes on a short-lived thread of its own. At exit() glibc runs the main thread's
+// thread_local destructors before the atexit handlers, and the core then no longer accepts
+// records from that thread; a fresh thread hands its records over when it ends.
+void flush_on_helper_thread(cupti_session& session) {
+  try {
+    std::thread helper{[&session] { session.flush(); }};
+    helper.join();
+  } catch (const std::system_error&) {
+    session.flush();  // no thread to be had: flush here, whatever the core keeps
+  }
+}
+
+std::atomic<bool> g_injection_called{false};
+
+bool injection_names_this_plugin() {
+  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
+  Dl_info self{};
+  if (injection == nullptr || *injection == '\0' ||
+      dladdr(reinterpret_cast<void*>(&injection_names_this_plugin), &self) == 0 ||
+      self.dli_fname == nullptr)
+    return false;
+  char a[PATH_MAX], b[PATH_MAX];
+  return realpath(injection, a) != nullptr && realpath(self.dli_fname, b) != nullptr &&
+         std::string{a} == b;
+}
+
+}  // namespace
+
+bool injection_pending() {
+  static const bool named = injection_names_this_plugin();
+  return named && !g_injection_called.load();
+}
+
+const cupti_library& cupti() {
+  plugin_state& s = state();
+  std::call_once(s.cupti_once, [&s] {
+    s.library = load_cupti([](const char* name) { return std::getenv(name); });
+    if (s.library.handle == nullptr) {
+      std::fprintf(stderr,
+                   "rocprofv3 [cuda]: CUDA tracing unavailable: %s; CPU-side tracing continues\n",
+                   s.library.error.c_str());
+    }
+  });
+  return s.library;
+}
+
+bool start_backend(backend_sink* sink, const char* how, bool restart) {
+  plugin_state& s = state();
+  const cupti_library& lib = cupti();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  const bool running = s.session != nullptr && s.session->state() == session_state::running;
+  if (s.attempted && (!restart || running)) {
+    // Never torn down while running: the core may call us from inside one of our callbacks.
+    if (running && restart && sink == s.sink) s.session->reconfigure();
+    return running;
+  }
+  if (s.session != nullptr && sink == s.sink) {
+    // Stopped earlier and wanted again: the same session subscribes again (it is never
+    // destroyed, for the same reason as above).
+    return s.session->start() == session_state::running;
+  }
+  s.attempted = true;
+  if (sink == nullptr) {
+    standalone_options opts = standalone_options_from_env();
+    if (opts.output_path.empty()) {
+      s.status = "no profiler core in this process and ROCPROF_CUDA_STANDALONE_OUTPUT unset";
+      std::fprintf(stderr, "rocprofv3 [cuda]: %s: CUDA tracing is off\n", s.status.c_str());
+      return false;
+    }
+    s.standalone = std::make_unique<standalone_sink>(std::move(opts));
+    sink = s.standalone.get();
+  }
+  s.sink = sink;
+  if (lib.handle == nullptr) {
+    s.status = "CUDA tracing unavailable: " + lib.error;
+    return false;
+  }
+  if (s.api == nullptr) s.api = std::make_unique<cupti_dl_api>(lib.fn);
+  s.session = std::make_unique<cupti_session>(*s.api, *sink);
+  const session_state st = s.session->start();
+  if (st == session_state::conflict) {
+    s.status = "conflict: CUPTI held by " + s.session->conflict_owner();
+  } else if (st != session_state::running) {
+    s.status = "CUDA tracing unavailable: " + s.session->failure() +
+               " (no GPU or no CUDA driver?); CPU-side tracing continues";
+    std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
+  } else {
+    s.status = std::string{"running ("} + how + ", " + lib.path + ", CUPTI " +
+               std::to_string(lib.version) + ")";
+    // Registered now, after libcupti was loaded: exit handlers run in reverse order, so the
+    // final flush comes before libcupti's (and cudart's) own teardown.
+    if (!s.exit_registered) {
+      s.exit_registered = true;
+      std::atexit(&on_process_exit);
+    }
+  }
+  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+    std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
+  return st == session_state::running;
+}
+
+void stop_backend() {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  if (s.session != nullptr && !s.finished) s.session->stop();
+}
+
+void register_exit_flush() {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  if (s.exit_registered) return;
+  s.exit_registered = true;
+  std::atexit(&on_process_exit);
+}
+
+void flush_backend() {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  if (s.session == nullptr || s.finished) return;
+  flush_on_helper_thread(*s.session);
+  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) {
+    const activity_counts c = s.session->counts();
+    std::fprintf(
+        stderr,
+        "rocprofv3 [cuda]: flushed; so far %llu kernels, %llu copies, %llu memsets, "
+        "%llu allocations, %llu dropped\n",
+        static_cast<unsigned long long>(c.kernels), static_cast<unsigned long long>(c.memcpys),
+        static_cast<unsigned long long>(c.memsets), static_cast<unsigned long long>(c.allocations),
+        static_cast<unsigned long long>(s.session->dropped()));
+  }
+}
+
+void finish_backend() {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  if (s.finished) return;
+  if (s.session != nullptr) flush_on_helper_thread(*s.session);
+  // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,
+  // whose teardown may follow this handler; everything was delivered here.
+  s.finished = true;
+  if (s.standalone != nullptr && s.sink == s.standalone.get()) {
+    if (s.session != nullptr) {
+      const uint64_t dropped = s.session->dropped();
+      if (dropped > 0)
+        std::fprintf(stderr, "rocprofv3 [cuda]: CUPTI dropped %llu records\n",
+                     static_cast<unsigned long long>(dropped));
+    }
+    s.standalone->write(s.status);
+  }
+}
+
+}  // namespace rocprof::cuda
+
+// Called by the CUDA driver (CUDA_INJECTION64_PATH) during cuInit. Returns 1 as the driver
+// expects: CUDA keeps working whatever happens here.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  using namespace rocprof::cuda;
+  g_injection_called.store(true);
+  if (backend_sink* core = core_sink()) {
+    // The core registered us earlier and its start waited for this call (injection_pending).
+    start_backend(core, "profiler core, CUDA_INJECTION64_PATH", false);
+    register_exit_flush();
+    return 1;
+  }
+  {
+    // A core in the process (the tool library preloaded by the CLI) loads and starts us through
+    // the plugin ABI; this copy of the plugin is the same mapping, so core_sink() is then set.
+    using request_fn = int (*)(const char*);
+    if (auto request = reinterpret_cast<request_fn>(dlsym(RTLD_DEFAULT, "rocprof_backend_request")))
+      request("cuda");
+  }
+  start_backend(
+      core_sink(),
+      core_sink() != nullptr ? "profiler core, CUDA_INJECTION64_PATH" : "CUDA_INJECTION64_PATH",
+      false);
+  return 1;
+}

@@ -1,0 +1,30 @@
+// The plugin's process-wide lifecycle, shared by its entry points (plugin_main.cpp,
+// backend_entry.cpp). All functions are thread-safe, idempotent and never throw.
+#pragma once
+
+#include "backend_sink.hpp"
+#include "cupti_loader.hpp"
+
+namespace rocprof::cuda {
+
+// The sink over the profiler core's backend ABI, or nullptr when no core registered us.
+backend_sink* core_sink();
+
+// The loaded libcupti (loaded on first use); handle == nullptr when unavailable.
+const cupti_library& cupti();
+
+// True while CUDA_INJECTION64_PATH names this plugin and the driver has not called
+// InitializeInjection yet: the session then waits for it, so that libcupti is looked for after
+// the application (PyTorch) has loaded its own copy, and never twice.
+bool injection_pending();
+
+// Starts the one CUPTI session with `sink` (nullptr: the standalone sink, if configured). With
+// restart, a running session is stopped first so that it picks up changed kinds.
+bool start_backend(backend_sink* sink, const char* how, bool restart);
+void stop_backend();
+void register_exit_flush();
+void flush_backend();
+// Final flush; the standalone sink writes its file.
+void finish_backend();
+
+}  // namespace rocprof::cuda

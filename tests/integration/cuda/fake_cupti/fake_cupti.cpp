@@ -1,0 +1,228 @@
+// A stand-in for NVIDIA's libcupti.so.13, for CPU-only CI: implements the entry points the CUDA
+// backend resolves, and two test-only functions that play a CUDA application's GPU work
+// (API callbacks now, activity records at the next flush). With it, the real CLI, tool, core and
+// CUDA plugin run end to end on a machine without a GPU (check_fake_cupti_cli.py). It replaces
+// NVIDIA's library only, never code of ours.
+#include <cupti.h>
+#include <cupti_pcsampling.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+#include <vector>
+
+#define FAKE_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+CUpti_CallbackFunc g_callback = nullptr;
+void* g_userdata = nullptr;
+bool g_subscribed = false;
+bool g_runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};
+bool g_kind_enabled[64] = {};
+CUpti_BuffersCallbackRequestFunc g_request = nullptr;
+CUpti_BuffersCallbackCompleteFunc g_complete = nullptr;
+CUpti_TimestampCallbackFunc g_timestamp = nullptr;
+uint32_t g_next_correlation = 1;
+// Leaked on purpose, like the real library's state: a profiler may flush from its exit
+// handlers, after this library's static destructors would have run.
+std::mutex& g_mutex = *new std::mutex;
+std::vector<CUpti_ActivityKernel10>& g_kernels = *new std::vector<CUpti_ActivityKernel10>;
+std::vector<CUpti_ActivityMemcpy6>& g_copies = *new std::vector<CUpti_ActivityMemcpy6>;
+std::vector<size_t>& g_walk = *new std::vector<size_t>;  // record offsets of the buffer walked
+const char* const g_names[] = {"cudaLaunchKernel", "cudaMemcpy"};
+constexpr uint32_t launch_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
+constexpr uint32_t memcpy_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020;
+
+uint64_t now() {
+  if (g_timestamp != nullptr) return g_timestamp();
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// One runtime API call: ENTER and EXIT callbacks when enabled; returns its CUPTI correlation id.
+uint32_t api_call(uint32_t cbid, const char* name) {
+  const uint32_t id = g_next_correlation++;
+  if (!g_subscribed || g_callback == nullptr || !g_runtime_enabled[cbid]) return id;
+  uint64_t slot = 0;
+  CUpti_CallbackData cb{};
+  cb.functionName = name;
+  cb.correlationId = id;
+  cb.correlationData = &slot;
+  cudaError_t ret = cudaSuccess;
+  cb.functionReturnValue = &ret;
+  cb.callbackSite = CUPTI_API_ENTER;
+  g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+  cb.callbackSite = CUPTI_API_EXIT;
+  g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+  return id;
+}
+
+}  // namespace
+
+FAKE_API CUptiResult cuptiGetVersion(uint32_t* v) {
+  *v = CUPTI_API_VERSION;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiGetResultString(CUptiResult, const char** s) {
+  *s = "FAKE_CUPTI_RESULT";
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiSubscribe_v2(CUpti_SubscriberHandle* sub, CUpti_CallbackFunc cb,
+                                       void* user, CUpti_SubscriberParams*) {
+  if (g_subscribed) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+  g_callback = cb;
+  g_userdata = user;
+  g_subscribed = true;
+  *sub = reinterpret_cast<CUpti_SubscriberHandle>(&g_subscribed);
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle) {
+  g_subscribed = false;
+  g_callback = nullptr;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle,
+                                         CUpti_CallbackDomain d, CUpti_CallbackId cbid) {
+  if (d == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+    g_runtime_enabled[cbid] = on != 0;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiEnableDomain(uint32_t on, CUpti_SubscriberHandle,
+                                       CUpti_CallbackDomain d) {
+  if (d == CUPTI_CB_DOMAIN_RUNTIME_API)
+    for (bool& b : g_runtime_enabled)
+      b = on != 0;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t cbid,
+                                          const char** name) {
+  if (d == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == launch_cbid)
+    *name = g_names[0];
+  else if (d == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == memcpy_cbid)
+    *name = g_names[1];
+  else
+    *name = "fakeOtherCall";
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
+  if (static_cast<int>(k) < 64) g_kind_enabled[k] = true;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
+  if (static_cast<int>(k) < 64) g_kind_enabled[k] = false;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r,
+                                                    CUpti_BuffersCallbackCompleteFunc c) {
+  g_request = r;
+  g_complete = c;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc f) {
+  g_timestamp = f;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t, CUpti_Activity** record) {
+  // The walk order was fixed when the buffer was filled (g_walk); *record is the cursor.
+  size_t next = 0;
+  if (*record != nullptr) {
+    const size_t at = static_cast<size_t>(reinterpret_cast<uint8_t*>(*record) - buffer);
+    while (next < g_walk.size() && g_walk[next] <= at)
+      ++next;
+  }
+  if (next >= g_walk.size()) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+  *record = reinterpret_cast<CUpti_Activity*>(buffer + g_walk[next]);
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size_t* n) {
+  *n = 0;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityFlushAll(uint32_t) {
+  std::lock_guard<std::mutex> lock{g_mutex};
+  if (g_request == nullptr || g_complete == nullptr || (g_kernels.empty() && g_copies.empty()))
+    return CUPTI_SUCCESS;
+  uint8_t* buffer = nullptr;
+  size_t size = 0, max_records = 0;
+  g_request(&buffer, &size, &max_records);
+  size_t used = 0;
+  g_walk.clear();
+  auto put = [&](const void* rec, size_t n) {
+    if (used + n > size) return;
+    std::memcpy(buffer + used, rec, n);
+    g_walk.push_back(used);
+    used += (n + 7) & ~size_t{7};
+  };
+  for (const auto& k : g_kernels)
+    put(&k, sizeof(k));
+  for (const auto& c : g_copies)
+    put(&c, sizeof(c));
+  g_kernels.clear();
+  g_copies.clear();
+  g_complete(nullptr, 0, buffer, size, used);
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityFlushPeriod(uint32_t) {
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiGetCubinCrc(CUpti_GetCubinCrcParams* p) {
+  p->cubinCrc = 0x1234;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiGetDeviceId(CUcontext, uint32_t* device) {
+  *device = 0;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiFinalize() {
+  return CUPTI_SUCCESS;
+}
+
+// ---- test-only: play the GPU work of an application ----
+
+// `count` launches of `name` on stream 7, each 1 µs long, 10 µs apart.
+FAKE_API void fake_cupti_launch(const char* name, int count) {
+  for (int i = 0; i < count; ++i) {
+    const uint64_t t = now();
+    const uint32_t id = api_call(launch_cbid, g_names[0]);
+    if (!g_kind_enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]) continue;
+    CUpti_ActivityKernel10 k{};
+    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k.name = name;  // must outlive the flush: callers pass literals
+    k.correlationId = id;
+    k.start = t + 10000 * static_cast<uint64_t>(i + 1);
+    k.end = k.start + 1000;
+    k.contextId = 1;
+    k.streamId = 7;
+    k.gridX = 64;
+    k.gridY = k.gridZ = 1;
+    k.blockX = 128;
+    k.blockY = k.blockZ = 1;
+    k.registersPerThread = 24;
+    k.staticSharedMemory = 512;
+    std::lock_guard<std::mutex> lock{g_mutex};
+    g_kernels.push_back(k);
+  }
+}
+
+// One host-to-device copy of `bytes`.
+FAKE_API void fake_cupti_memcpy_h2d(uint64_t bytes) {
+  const uint64_t t = now();
+  const uint32_t id = api_call(memcpy_cbid, g_names[1]);
+  if (!g_kind_enabled[CUPTI_ACTIVITY_KIND_MEMCPY]) return;
+  CUpti_ActivityMemcpy6 c{};
+  c.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  c.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+  c.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
+  c.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  c.bytes = bytes;
+  c.correlationId = id;
+  c.start = t + 5000;
+  c.end = c.start + 2000;
+  c.contextId = 1;
+  c.streamId = 7;
+  std::lock_guard<std::mutex> lock{g_mutex};
+  g_copies.push_back(c);
+}

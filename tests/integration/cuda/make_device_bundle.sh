@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the folder that travels to the GPU machine for run_on_device.sh: a prefix with the
+# CUDA plugin, the sample and benchmark programs, the bare CUPTI collector and, when built, the
+# CLI with its libraries; then bundles it with the shared bundle.sh (which adds the Debian
+# libraries the GPU machine lacks). Kept under .gpu/cuda so other bundles in .gpu stay intact.
+#   usage: make_device_bundle.sh BUILD_DIR [BUNDLE_SH]     (from the repository root)
+set -euo pipefail
+build=${1:?build dir}
+bundle_sh=${2:-../shared/device/bundle.sh}
+dest=.gpu/cuda
+rm -rf "$dest"
+mkdir -p "$dest/prefix/bin" "$dest/prefix/lib/rocprofiler-sdk"
+cp "$build/bin/cuda_app" "$build/bin/cuda_launch_bench" "$dest/prefix/bin/"
+cp "$build/lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so" "$dest/prefix/lib/rocprofiler-sdk/"
+cp "$build/lib/libbare_cupti_collector.so" "$dest/prefix/lib/"
+if [ -x "$build/bin/rocprofv3" ]; then
+  cp "$build/bin/rocprofv3" "$dest/prefix/bin/"
+  cp -a "$build"/lib/librocprofiler-sdk*.so* "$dest/prefix/lib/" 2>/dev/null || true
+  cp -a "$build"/lib/rocprofiler-sdk/*.so "$dest/prefix/lib/rocprofiler-sdk/" 2>/dev/null || true
+  cp -a "$build"/lib/libroctx*.so* "$build"/lib/librocprof*.so* "$dest/prefix/lib/" 2>/dev/null || true
+fi
+# Debug info stays here: the folder that travels has a size limit.
+find "$dest/prefix" -type f \( -name "*.so*" -o -perm -u+x \) -exec strip --strip-debug {} + 2>/dev/null || true
+bash "$bundle_sh" "$dest/bundle" "$dest/prefix"
+# The core finds its plugins beside its own file (lib/rocprofiler-sdk/): the copy bundle.sh put
+# in deps/ (found through the tool's RUNPATH) would hide them, so only the prefix's copy stays.
+rm -f "$dest"/bundle/deps/librocprofiler-sdk*
+rm -rf "$dest/prefix"
+du -sh "$dest"

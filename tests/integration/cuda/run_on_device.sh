@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Everything the CUDA backend needs checked on the GPU machine, in one go (one device call):
+# the gpu-labelled tests through ctest, the launch-overhead benchmark (20 000 launches, 3 runs per
+# configuration), the PyTorch GPU-bound loop with and without tracing, and the outputs copied
+# to $OUT. Run from the repository root on the GPU machine, after bundling (see
+# ../shared/device/README.md):
+#   source .gpu/cuda/bundle/env.sh; bash tests/integration/cuda/run_on_device.sh .gpu/cuda/bundle/root/prefix
+# PREFIX holds bin/cuda_app, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
+# lib/libbare_cupti_collector.so and, when the CLI is part of the bundle, bin/rocprofv3.
+set -u
+root=$(pwd)
+prefix=$(cd "${1:-.gpu/cuda/bundle/root/prefix}" && pwd)
+out=${OUT:-/tmp/cuda-device-out}
+work=/tmp/cuda-device-work
+mkdir -p "$out" "$work"
+log="$out/device_log.txt"
+exec > >(tee "$log") 2>&1
+export CUDA_TEST_OUT="$out" PYTHONUNBUFFERED=1
+plugin="$prefix/lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so"
+cli="$prefix/bin/rocprofv3"
+[ -x "$cli" ] && "$cli" --help > /dev/null 2>&1 || cli=""
+py=$(command -v python3)
+tests="$root/tests/integration/cuda"
+
+echo "== device"; nvidia-smi -L; date -u
+echo "== CLI: ${cli:-not bundled or not working}"
+
+# The same tests CTest registers with the label gpu, pointed at the bundle's paths.
+ct="$work/ctest"; mkdir -p "$ct"
+{
+  echo "add_test(cuda.plugin_without_gpu $py $tests/check_plugin_without_gpu.py $plugin $work)"
+  echo "add_test(cuda.cuda_app_standalone $py $tests/check_cuda_app_standalone.py $prefix/bin/cuda_app $plugin $work)"
+  echo "add_test(cuda.torch_matmul $py $tests/check_torch_matmul.py $root/tests/apps/torch_matmul/torch_matmul.py $plugin $work $cli)"
+  echo "add_test(cuda.launch_overhead $py $root/benchmarks/cuda_launch/run_cuda_launch.py --bench $prefix/bin/cuda_launch_bench --plugin $plugin --bare $prefix/lib/libbare_cupti_collector.so --runs 1 --launches 2000)"
+  [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_app $py $tests/check_cli_cuda_app.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
+  echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
+} > "$ct/CTestTestfile.cmake"
+echo "== ctest -L gpu"
+if command -v ctest > /dev/null; then
+  (cd "$ct" && ctest -L gpu --output-on-failure --timeout 300)
+  ctest_rc=$?
+else
+  echo "no ctest here: running the same commands directly"
+  ctest_rc=0
+  while read -r line; do
+    case "$line" in add_test\(*) set -- ${line#add_test(}; name=$1; shift
+      "${@%)}"; rc=$?; echo "$name: rc=$rc"; [ $rc -ne 0 ] && [ $rc -ne 77 ] && ctest_rc=1;; esac
+  done < "$ct/CTestTestfile.cmake"
+fi
+
+echo "== launch overhead: 20000 launches, median of 5 per configuration"
+bench_args=(--bench "$prefix/bin/cuda_launch_bench" --plugin "$plugin"
+            --bare "$prefix/lib/libbare_cupti_collector.so" --runs 5 --json "$out/launch_overhead.json")
+[ -n "$cli" ] && bench_args+=(--rocprofv3 "$cli")
+"$py" "$root/benchmarks/cuda_launch/run_cuda_launch.py" "${bench_args[@]}"
+
+echo "== GPU-bound PyTorch loop (200 x 4096^2 GEMM): wall time of the loop"
+torch_script="$root/tests/apps/torch_matmul/torch_matmul.py"
+for i in 1 2; do
+  echo "-- round $i"
+  "$py" "$torch_script" --iterations 200 | grep SUMMARY | sed 's/^/baseline: /'
+  CUDA_INJECTION64_PATH="$plugin" ROCPROF_CUDA_STANDALONE_OUTPUT="$work/torch_loop.json" \
+    "$py" "$torch_script" --iterations 200 | grep SUMMARY | sed 's/^/plugin all domains: /'
+  if [ -n "$cli" ]; then
+    "$cli" --sys-trace -d "$work/torch_loop_cli" -o loop -- "$py" "$torch_script" --iterations 200 \
+      | grep SUMMARY | sed 's/^/rocprofv3 --sys-trace: /'
+  fi
+done
+date -u
+exit $ctest_rc

@@ -1,0 +1,63 @@
+// A backend_sink for tests that keeps everything it is given, in order. It is the harness the
+// code under test reports to, standing in for the profiler core (not for the code under test).
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backend_sink.hpp"
+
+namespace rocprof::cuda::test {
+
+class recording_sink : public backend_sink {
+ public:
+  bool domains[static_cast<size_t>(cuda_domain::count)] = {};
+  uint64_t cpu_agent = 1;
+
+  uint64_t timestamp() override { return 1; }
+  uint64_t next_correlation_id() override { return next_id++; }
+  uint64_t external_id() override { return 0; }
+  bool enabled(cuda_domain d) override { return domains[static_cast<size_t>(d)]; }
+  bool api_traced(api_domain d, uint32_t) override {
+    return enabled(d == api_domain::runtime ? cuda_domain::runtime_api : cuda_domain::driver_api);
+  }
+  void api_enter(api_event& e) override {
+    e.correlation_id = next_correlation_id();
+    enters.push_back(e);
+  }
+  void api_exit(const api_event& e) override { api.push_back(e); }
+  void emit(const kernel_event& e) override { kernels.push_back(e); }
+  void emit(const memcpy_event& e) override { copies.push_back(e); }
+  void emit(const memset_event& e) override { sets.push_back(e); }
+  void emit(const allocation_event& e) override { allocations.push_back(e); }
+  uint64_t register_gpu(const gpu_agent& a) override {
+    agents.push_back(a);
+    return 100 + agents.size();
+  }
+  uint64_t cpu_agent_id() override { return cpu_agent; }
+  void code_object_loaded(const code_object_event& e) override { code_objects.push_back(e); }
+  void kernel_symbol(const kernel_symbol_event& e) override {
+    symbols.emplace_back(e.kernel_id, e.mangled_name);
+  }
+  void dropped(uint64_t n) override { dropped_count += n; }
+
+  void enable_all() {
+    for (bool& d : domains)
+      d = true;
+  }
+
+  std::atomic<uint64_t> next_id{1};
+  std::vector<api_event> enters, api;
+  std::vector<kernel_event> kernels;
+  std::vector<memcpy_event> copies;
+  std::vector<memset_event> sets;
+  std::vector<allocation_event> allocations;
+  std::vector<gpu_agent> agents;
+  std::vector<code_object_event> code_objects;
+  std::vector<std::pair<uint64_t, std::string>> symbols;
+  uint64_t dropped_count = 0;
+};
+
+}  // namespace rocprof::cuda::test
