@@ -1,0 +1,91 @@
+// interval_store: sorted read-back with and without spilling gives the same sequence.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <vector>
+
+#include "otf2/interval_store.hpp"
+
+namespace {
+
+using rocprof::trace::otf2::interval;
+using rocprof::trace::otf2::interval_before;
+using rocprof::trace::otf2::interval_store;
+
+std::vector<std::vector<interval>> random_intervals(size_t locations, size_t per_location) {
+  std::mt19937_64 rng(7);
+  std::vector<std::vector<interval>> out(locations);
+  for (auto& v : out)
+    for (size_t i = 0; i < per_location; ++i) {
+      const uint64_t start = rng() % 1'000'000;
+      v.push_back({start, start + rng() % 1000, static_cast<uint32_t>(i),
+                   static_cast<uint32_t>(rng() % 5)});
+    }
+  return out;
+}
+
+void expect_sorted_permutation(interval_store& store, size_t location, std::vector<interval> want) {
+  std::vector<interval> got;
+  ASSERT_TRUE(store.drain_sorted(location, [&](const interval& iv) {
+    got.push_back(iv);
+    return true;
+  })) << store.error();
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_TRUE(std::is_sorted(got.begin(), got.end(), interval_before));
+  // Same multiset: compare after a total order on every field.
+  const auto total = [](const interval& a, const interval& b) {
+    return std::tie(a.start, a.end, a.region, a.category) <
+           std::tie(b.start, b.end, b.region, b.category);
+  };
+  std::sort(got.begin(), got.end(), total);
+  std::sort(want.begin(), want.end(), total);
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].start, want[i].start);
+    EXPECT_EQ(got[i].end, want[i].end);
+    EXPECT_EQ(got[i].region, want[i].region);
+    EXPECT_EQ(got[i].category, want[i].category);
+  }
+}
+
+TEST(IntervalStore, InMemoryOnly) {
+  const auto data = random_intervals(3, 5000);
+  interval_store store(size_t{1} << 30, std::filesystem::temp_directory_path().string());
+  for (size_t loc = 0; loc < data.size(); ++loc)
+    for (const auto& iv : data[loc])
+      store.add(loc, iv);
+  EXPECT_EQ(store.spilled_runs(), 0u);
+  for (size_t loc = 0; loc < data.size(); ++loc)
+    expect_sorted_permutation(store, loc, data[loc]);
+}
+
+TEST(IntervalStore, SpillsAndMergesRuns) {
+  const auto data = random_intervals(4, 20000);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("rocprof_interval_store_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // A budget of 1000 intervals: dozens of runs per location, each smaller than a read batch.
+  interval_store store(1000 * sizeof(interval), dir.string());
+  for (size_t i = 0; i < 20000; ++i)
+    for (size_t loc = 0; loc < data.size(); ++loc)
+      store.add(loc, data[loc][i]);
+  EXPECT_GT(store.spilled_runs(), 50u);
+  // The spill file is unlinked at once: nothing is left in the directory.
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  for (size_t loc = 0; loc < data.size(); ++loc)
+    expect_sorted_permutation(store, loc, data[loc]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(IntervalStore, LargeRunsAreReadInBatches) {
+  const auto data = random_intervals(1, 30000);
+  interval_store store(10000 * sizeof(interval), std::filesystem::temp_directory_path().string());
+  for (const auto& iv : data[0])
+    store.add(0, iv);
+  EXPECT_EQ(store.spilled_runs(), 3u);  // runs of 10000 intervals, read 4096 at a time
+  expect_sorted_permutation(store, 0, data[0]);
+}
+
+}  // namespace
