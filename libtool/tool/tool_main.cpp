@@ -1,4 +1,128 @@
-// Placeholder translation unit so the tool library target exists while the tool is written.
+// The tool's entry points and life cycle (see lifecycle.hpp for when the end comes):
+//   rocprofiler_configure  (core initialisation) reads the settings, declines on fatal errors,
+//                          registers the life-cycle hooks
+//   tool_initialize        (core, right after)    configures contexts, buffers and services
+//   finalize               (exactly once)         drains the buffers, then hands definitions
+//                                                 and spooled records to every writer
+#include <dlfcn.h>
+#include <rocprofiler-sdk/rocprofiler.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "lifecycle.hpp"
+#include "output_stage.hpp"
+#include "tool_state.hpp"
+
 namespace rocprof::tool {
-int placeholder_symbol = 0;
+namespace {
+
+// In-memory records before spilling to disk (about 1.5 M API records).
+constexpr size_t spool_budget_bytes = size_t{128} << 20;
+
+uint64_t now_ns() {
+  rocprofiler_timestamp_t ts = 0;
+  rocprofiler_get_timestamp(&ts);
+  return ts;
+}
+
+std::string spill_directory(const config::tool_settings& settings) {
+  if (!settings.tmp_directory.empty()) return settings.tmp_directory;
+  return make_output_options(settings).output_directory;
+}
+
+void finalize() {
+  auto& tool = state();
+  drain_services(tool);
+  tool.finished.store(true, std::memory_order_release);
+  tool.defs.set_tool_times(0, now_ns());
+  collect_agents(tool);  // again: a backend may have registered agents since (deduplicated)
+  tool.defs.fill_missing_thread_names();
+  const auto defs = tool.defs.snapshot();
+  if (defs.dropped_records != 0)
+    std::fprintf(stderr, "rocprofv3: %llu records were dropped\n",
+                 static_cast<unsigned long long>(defs.dropped_records));
+  if (tool.spool == nullptr) return;
+  const auto result = write_outputs(tool.settings, defs, *tool.spool);
+  for (const auto& error : result.errors)
+    std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
+  std::fflush(stderr);
+  // Not destroyed: a callback thread may still be appending (it saw `finished` too late).
+  tool.spool->discard();
+}
+
+void reset_after_fork() {
+  auto& tool = state();
+  tool.generation.fetch_add(1, std::memory_order_acq_rel);
+  tool.epoch_ns.store(now_ns(), std::memory_order_release);
+  tool.defs.reset();
+  tool.defs.capture_process_identity();
+  tool.defs.set_config_json(settings_to_json(tool.settings));
+  tool.defs.set_tool_times(now_ns(), 0);
+  if (tool.spool != nullptr) tool.spool->reset();
+  tool.finished.store(false, std::memory_order_release);
+}
+
+// Kokkos 3.x loads tools from KOKKOS_PROFILE_LIBRARY, newer ones from KOKKOS_TOOLS_LIBS (what
+// rocprofv3 sets): bridge the two before the application initialises Kokkos.
+void bridge_kokkos_environment() {
+  const char* tools = std::getenv("KOKKOS_TOOLS_LIBS");
+  const char* profile = std::getenv("KOKKOS_PROFILE_LIBRARY");
+  if (tools != nullptr && *tools != '\0' && (profile == nullptr || *profile == '\0'))
+    ::setenv("KOKKOS_PROFILE_LIBRARY", tools, 0);
+}
+
+int tool_initialize(rocprofiler_client_finalize_t, void* data) {
+  auto& tool = *static_cast<tool_state*>(data);
+  const int status = configure_services(tool);
+  // After the services: GPU agents exist once a context configured a kind their backend serves.
+  collect_agents(tool);
+  lifecycle::install(finalize, reset_after_fork, tool.settings.signal_handlers);
+  return status;
+}
+
+void tool_finalize(void*) {
+  lifecycle::finalize_once();
+}
+
+}  // namespace
+
+tool_state& state() {
+  // Never destroyed: callbacks may arrive from threads that outlive static destruction.
+  static auto* instance = new tool_state();
+  return *instance;
+}
+
+}  // namespace rocprof::tool
+
+extern "C" __attribute__((visibility("default"))) rocprofiler_tool_configure_result_t*
+rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* client_id) {
+  using namespace rocprof::tool;
+  if (client_id != nullptr) client_id->name = "rocprofv3";
+  try {
+    auto result = rocprof::config::read_tool_settings();
+    for (const auto& warning : result.warnings)
+      std::fprintf(stderr, "rocprofv3: warning: %s\n", warning.c_str());
+    if (!result.errors.empty()) {
+      for (const auto& error : result.errors)
+        std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
+      std::fprintf(stderr, "rocprofv3: the tool is not loaded; the application runs unprofiled\n");
+      return nullptr;
+    }
+    auto& tool = state();
+    tool.settings = std::move(result.settings);
+    tool.defs.set_tool_times(now_ns(), 0);
+    tool.defs.capture_process_identity();
+    tool.defs.set_config_json(settings_to_json(tool.settings));
+    tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
+    if (tool.settings.kokkos_trace) bridge_kokkos_environment();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "rocprofv3: tool configuration failed: %s\n", error.what());
+    return nullptr;
+  }
+  static rocprofiler_tool_configure_result_t result{sizeof(rocprofiler_tool_configure_result_t),
+                                                    tool_initialize, tool_finalize, &state()};
+  return &result;
 }

@@ -1,0 +1,38 @@
+// The end of the run: turns the collected definitions and spooled records into every requested
+// output. Runs once per process, on the finalizing thread, after the buffers were flushed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rocprof/config/tool_settings.hpp"
+#include "rocprof/trace/model.hpp"
+#include "rocprof/trace/writer.hpp"
+
+namespace rocprof::tool {
+
+class record_spool;
+
+// The writer names (make_writer names) the settings ask for, in generation order: "config"
+// first (--output-config), then the formats of ROCPROF_OUTPUT_FORMAT (lower-cased; rocpd when
+// none is given), then "summary" (-S, -D or --summary-groups).
+std::vector<std::string> requested_writers(const config::tool_settings& settings);
+
+// output_options with the output directory and file prefix expanded for this process.
+trace::output_options make_output_options(const config::tool_settings& settings);
+
+// The resolved configuration as JSON text (process_info::config_json, <prefix>_config.json).
+std::string settings_to_json(const config::tool_settings& settings);
+
+struct output_report {
+  std::vector<std::string> written;  // writer names that finished without error
+  std::vector<std::string> errors;   // one line each
+  bool skipped = false;              // nothing recorded, or below --minimum-output-data
+};
+
+// Runs every requested writer over the definitions and the spooled records.
+output_report write_outputs(const config::tool_settings& settings,
+                            const trace::trace_definitions& defs, record_spool& spool);
+
+}  // namespace rocprof::tool

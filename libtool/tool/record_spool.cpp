@@ -1,0 +1,275 @@
+#include "record_spool.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace rocprof::tool {
+namespace {
+
+// One spilled run of records of one kind. Written and read by this process only, so the
+// layout is the in-memory one.
+struct segment_header {
+  uint32_t kind = 0;
+  uint32_t record_size = 0;
+  uint64_t count = 0;
+};
+
+bool write_all(int fd, const void* data, size_t size) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  while (size > 0) {
+    ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool read_all(int fd, void* data, size_t size) {
+  auto* p = static_cast<unsigned char*>(data);
+  while (size > 0) {
+    ssize_t n = ::read(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+void make_directories(const std::string& path) {
+  for (size_t pos = 1; pos <= path.size(); ++pos) {
+    if (pos == path.size() || path[pos] == '/') ::mkdir(path.substr(0, pos).c_str(), 0755);
+  }
+}
+
+template <typename T>
+void emit_typed(const unsigned char* bytes, size_t count, const std::vector<trace::writer*>& outs) {
+  // Copy into typed storage: the byte buffers carry no alignment or type guarantee.
+  std::vector<T> typed(count);
+  std::memcpy(static_cast<void*>(typed.data()), bytes, count * sizeof(T));
+  for (auto* out : outs)
+    out->write(trace::make_span(typed));
+}
+
+void emit(trace::record_kind kind, const unsigned char* bytes, size_t count,
+          const std::vector<trace::writer*>& outs) {
+  using trace::record_kind;
+  switch (kind) {
+    case record_kind::api:
+      return emit_typed<trace::api_record>(bytes, count, outs);
+    case record_kind::kernel_dispatch:
+      return emit_typed<trace::kernel_dispatch_record>(bytes, count, outs);
+    case record_kind::memory_copy:
+      return emit_typed<trace::memory_copy_record>(bytes, count, outs);
+    case record_kind::memory_set:
+      return emit_typed<trace::memory_set_record>(bytes, count, outs);
+    case record_kind::memory_allocation:
+      return emit_typed<trace::memory_allocation_record>(bytes, count, outs);
+    case record_kind::scratch_memory:
+      return emit_typed<trace::scratch_memory_record>(bytes, count, outs);
+    case record_kind::counter_value:
+      return emit_typed<trace::counter_value_record>(bytes, count, outs);
+    case record_kind::device_counter_sample:
+      return emit_typed<trace::device_counter_sample_record>(bytes, count, outs);
+    case record_kind::pc_sample:
+      return emit_typed<trace::pc_sample_record>(bytes, count, outs);
+    case record_kind::count:
+      break;
+  }
+}
+
+constexpr size_t record_size_of(trace::record_kind kind) {
+  using trace::record_kind;
+  switch (kind) {
+    case record_kind::api:
+      return sizeof(trace::api_record);
+    case record_kind::kernel_dispatch:
+      return sizeof(trace::kernel_dispatch_record);
+    case record_kind::memory_copy:
+      return sizeof(trace::memory_copy_record);
+    case record_kind::memory_set:
+      return sizeof(trace::memory_set_record);
+    case record_kind::memory_allocation:
+      return sizeof(trace::memory_allocation_record);
+    case record_kind::scratch_memory:
+      return sizeof(trace::scratch_memory_record);
+    case record_kind::counter_value:
+      return sizeof(trace::counter_value_record);
+    case record_kind::device_counter_sample:
+      return sizeof(trace::device_counter_sample_record);
+    case record_kind::pc_sample:
+      return sizeof(trace::pc_sample_record);
+    case record_kind::count:
+      break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+record_spool::record_spool(size_t budget_bytes, std::string spill_directory)
+    : budget_bytes_(budget_bytes), spill_directory_(std::move(spill_directory)) {}
+
+record_spool::~record_spool() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  close_spill_locked();
+}
+
+void record_spool::append_bytes(trace::record_kind kind, const void* data, size_t record_size,
+                                size_t count) {
+  if (count == 0) return;
+  const auto k = static_cast<size_t>(kind);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_[k].insert(memory_[k].end(), bytes, bytes + record_size * count);
+  memory_bytes_ += record_size * count;
+  counts_[k] += count;
+  if (memory_bytes_ > budget_bytes_ && !spill_failed_) spill_locked();
+}
+
+bool record_spool::spill_locked() {
+  if (spill_fd_ < 0) {
+    make_directories(spill_directory_);
+    // O_EXCL: never follow or reuse a file someone else placed there; retry on a name clash.
+    for (int attempt = 0; attempt < 100 && spill_fd_ < 0; ++attempt) {
+      std::string path = spill_directory_;
+      if (!path.empty() && path.back() != '/') path += '/';
+      path +=
+          ".rocprofv3-spool-" + std::to_string(::getpid()) + "-" + std::to_string(attempt) + ".dat";
+      spill_fd_ = ::open(path.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+      if (spill_fd_ >= 0)
+        spill_path_ = path;
+      else if (errno != EEXIST)
+        break;
+    }
+    if (spill_fd_ < 0) {
+      spill_failed_ = true;
+      error_ = "cannot create a spill file in '" + spill_directory_ + "': " + std::strerror(errno) +
+               "; records stay in memory";
+      return false;
+    }
+  }
+  for (size_t k = 0; k < kind_count; ++k) {
+    auto& bytes = memory_[k];
+    if (bytes.empty()) continue;
+    segment_header header;
+    header.kind = static_cast<uint32_t>(k);
+    header.record_size = static_cast<uint32_t>(record_size_of(static_cast<trace::record_kind>(k)));
+    header.count = bytes.size() / header.record_size;
+    if (!write_all(spill_fd_, &header, sizeof(header)) ||
+        !write_all(spill_fd_, bytes.data(), bytes.size())) {
+      spill_failed_ = true;
+      error_ = "writing the spill file '" + spill_path_ + "' failed: " + std::strerror(errno) +
+               "; records stay in memory";
+      return false;
+    }
+    spilled_bytes_ += sizeof(header) + bytes.size();
+    memory_bytes_ -= bytes.size();
+    std::vector<unsigned char>().swap(bytes);  // give the memory back
+  }
+  return true;
+}
+
+void record_spool::close_spill_locked() {
+  if (spill_fd_ >= 0) ::close(spill_fd_);
+  spill_fd_ = -1;
+  if (!spill_path_.empty()) ::unlink(spill_path_.c_str());
+  spill_path_.clear();
+}
+
+void record_spool::replay(trace::writer& out, size_t batch_records) {
+  replay(std::vector<trace::writer*>{&out}, batch_records);
+}
+
+void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_records) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (batch_records == 0) batch_records = 1;
+  if (spill_fd_ >= 0 && spilled_bytes_ > 0) {
+    ::lseek(spill_fd_, 0, SEEK_SET);
+    std::vector<unsigned char> chunk;
+    uint64_t consumed = 0;
+    while (consumed < spilled_bytes_) {
+      segment_header header;
+      if (!read_all(spill_fd_, &header, sizeof(header)) || header.kind >= kind_count) {
+        error_ = "the spill file '" + spill_path_ + "' could not be read back";
+        break;
+      }
+      consumed += sizeof(header) + header.count * header.record_size;
+      uint64_t left = header.count;
+      while (left > 0) {
+        const size_t n = static_cast<size_t>(left < batch_records ? left : batch_records);
+        chunk.resize(n * header.record_size);
+        if (!read_all(spill_fd_, chunk.data(), chunk.size())) {
+          error_ = "the spill file '" + spill_path_ + "' is truncated";
+          consumed = spilled_bytes_;
+          break;
+        }
+        emit(static_cast<trace::record_kind>(header.kind), chunk.data(), n, outs);
+        left -= n;
+      }
+    }
+  }
+  for (size_t k = 0; k < kind_count; ++k) {
+    const auto kind = static_cast<trace::record_kind>(k);
+    const size_t size = record_size_of(kind);
+    const auto& bytes = memory_[k];
+    const size_t count = bytes.size() / size;
+    for (size_t first = 0; first < count; first += batch_records) {
+      const size_t n = count - first < batch_records ? count - first : batch_records;
+      emit(kind, bytes.data() + first * size, n, outs);
+    }
+  }
+}
+
+uint64_t record_spool::total_records() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t total = 0;
+  for (auto c : counts_)
+    total += c;
+  return total;
+}
+
+uint64_t record_spool::spilled_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return spilled_bytes_;
+}
+
+std::string record_spool::last_error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
+}
+
+void record_spool::discard() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  close_spill_locked();
+  spill_failed_ = true;  // never create another spill file
+  spilled_bytes_ = 0;
+  memory_bytes_ = 0;
+  for (auto& m : memory_)
+    std::vector<unsigned char>().swap(m);
+  counts_.fill(0);
+}
+
+void record_spool::reset() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // A forked child must not unlink the parent's file: only close the descriptor.
+  if (spill_fd_ >= 0) ::close(spill_fd_);
+  spill_fd_ = -1;
+  spill_path_.clear();
+  spilled_bytes_ = 0;
+  memory_bytes_ = 0;
+  spill_failed_ = false;
+  error_.clear();
+  for (auto& m : memory_)
+    std::vector<unsigned char>().swap(m);
+  counts_.fill(0);
+}
+
+}  // namespace rocprof::tool

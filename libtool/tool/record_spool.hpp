@@ -1,0 +1,78 @@
+// Where the tool keeps converted records between their arrival (on buffer callback threads) and
+// the end of the run. Records stay in memory up to a byte budget; beyond it whole batches go to
+// a private temporary file (O_CREAT|O_EXCL, mode 0600) in the spill directory, which is removed
+// when the spool is destroyed. Nothing is dropped here: a spill failure is reported and the
+// records are then kept in memory instead.
+//
+// Thread safety: append() may be called from several callback threads at once (one mutex; this
+// is not the application's hot path). replay() runs once, at the end, on the finalizing thread.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "rocprof/trace/model.hpp"
+#include "rocprof/trace/writer.hpp"
+
+namespace rocprof::tool {
+
+class record_spool {
+ public:
+  // budget_bytes: in-memory bytes held before spilling. spill_directory: created on demand.
+  record_spool(size_t budget_bytes, std::string spill_directory);
+  ~record_spool();
+  record_spool(const record_spool&) = delete;
+  record_spool& operator=(const record_spool&) = delete;
+
+  template <typename T>
+  void append(const T* records, size_t count) {
+    append_bytes(trace::record_traits<T>::kind, records, sizeof(T), count);
+  }
+  template <typename T>
+  void append(const T& record) {
+    append(&record, 1);
+  }
+
+  // Hands every record to `out`, kind by kind, in the order appended within each kind, in
+  // batches of at most batch_records. Spilled records come first (they are the older ones).
+  void replay(trace::writer& out, size_t batch_records = 65536);
+  // As replay(), to several writers at once (each batch is read back once).
+  void replay(const std::vector<trace::writer*>& outs, size_t batch_records = 65536);
+
+  uint64_t total_records() const;
+  uint64_t spilled_bytes() const;
+  const std::string& spill_path() const { return spill_path_; }  // empty until the first spill
+  std::string last_error() const;
+
+  // Forgets everything; the spill file is closed but not removed: it is the parent's (a
+  // forked child starts clean).
+  void reset();
+  // Frees the records and removes the spill file (after the outputs were written). Appends
+  // that still arrive are kept in memory only.
+  void discard();
+
+ private:
+  static constexpr size_t kind_count = static_cast<size_t>(trace::record_kind::count);
+
+  void append_bytes(trace::record_kind kind, const void* data, size_t record_size, size_t count);
+  bool spill_locked();
+  void close_spill_locked();
+
+  mutable std::mutex mutex_;
+  size_t budget_bytes_;
+  std::string spill_directory_;
+  std::string spill_path_;
+  int spill_fd_ = -1;
+  uint64_t spilled_bytes_ = 0;
+  size_t memory_bytes_ = 0;
+  bool spill_failed_ = false;
+  std::string error_;
+  std::array<std::vector<unsigned char>, kind_count> memory_{};
+  std::array<uint64_t, kind_count> counts_{};
+};
+
+}  // namespace rocprof::tool

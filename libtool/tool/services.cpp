@@ -1,0 +1,372 @@
+// Contexts, buffers and services of the tool, configured through the core's public C API only.
+//
+//   main context       buffer tracing of every requested domain (started at once unless
+//                      --selected-regions or --collection-period say otherwise)
+//   control context    always started: pause/resume callbacks (they stop/start the main
+//                      context: roctxProfilerPause/Resume and --selected-regions), thread-name
+//                      callbacks, and the MARKER_CONTROL_API records themselves
+//   code-object ctx    always started: code objects and kernel symbols for the definitions
+//   rename context     --kernel-rename: pushes the message of each enclosing ROCTx range as the
+//                      external correlation id of the main context on the calling thread
+//
+// Buffers follow rocprofv3: 16 pages with a 15-page watermark, LOSSLESS, one dedicated callback
+// thread each; the HSA kinds share one buffer, HIP runtime and compiler one, CUDA runtime and
+// driver one, every other kind its own.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "record_convert.hpp"
+#include "tool_state.hpp"
+
+namespace rocprof::tool {
+namespace {
+
+void report(const char* what, rocprofiler_status_t status) {
+  if (status == ROCPROFILER_STATUS_SUCCESS) return;
+  std::fprintf(stderr, "rocprofv3: %s failed: %s\n", what, rocprofiler_get_status_string(status));
+}
+
+void on_buffer(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+               rocprofiler_record_header_t** headers, size_t count, void* data,
+               uint64_t drop_count) {
+  convert_records(*static_cast<tool_state*>(data), headers, count, drop_count);
+}
+
+bool make_buffer(tool_state& tool, rocprofiler_context_id_t context, rocprofiler_buffer_id_t* out) {
+  const long page = ::sysconf(_SC_PAGESIZE) > 0 ? ::sysconf(_SC_PAGESIZE) : 4096;
+  const auto size = static_cast<size_t>(16 * page);
+  const auto watermark = static_cast<size_t>(15 * page);
+  auto status = rocprofiler_create_buffer(
+      context, size, watermark, ROCPROFILER_BUFFER_POLICY_LOSSLESS, on_buffer, &tool, out);
+  report("rocprofiler_create_buffer", status);
+  if (status != ROCPROFILER_STATUS_SUCCESS) return false;
+  rocprofiler_callback_thread_t thread{};
+  if (rocprofiler_create_callback_thread(&thread) == ROCPROFILER_STATUS_SUCCESS)
+    report("rocprofiler_assign_callback_thread", rocprofiler_assign_callback_thread(*out, thread));
+  tool.buffers.push_back(*out);
+  return true;
+}
+
+// Configures `kinds` into one new buffer of `context`.
+void trace_into_buffer(tool_state& tool, rocprofiler_context_id_t context,
+                       std::initializer_list<rocprofiler_buffer_tracing_kind_t> kinds) {
+  rocprofiler_buffer_id_t buffer{};
+  if (!make_buffer(tool, context, &buffer)) return;
+  for (auto kind : kinds) {
+    auto status = rocprofiler_configure_buffer_tracing_service(context, kind, nullptr, 0, buffer);
+    if (status != ROCPROFILER_STATUS_SUCCESS) {
+      const char* name = nullptr;
+      uint64_t length = 0;
+      rocprofiler_query_buffer_tracing_kind_name(kind, &name, &length);
+      std::fprintf(stderr, "rocprofv3: tracing %s is not available: %s\n",
+                   name != nullptr ? name : "?", rocprofiler_get_status_string(status));
+    }
+  }
+}
+
+void on_control(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*,
+                void* data) {
+  auto& tool = *static_cast<tool_state*>(data);
+  if (record.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API) {
+    if (record.phase != ROCPROFILER_CALLBACK_PHASE_ENTER || record.payload == nullptr) return;
+    const auto* payload =
+        static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(record.payload);
+    if (record.operation == ROCPROFILER_MARKER_NAME_API_ID_roctxNameOsThread &&
+        payload->args.roctxNameOsThread.name != nullptr)
+      tool.defs.name_thread(static_cast<int64_t>(record.thread_id),
+                            payload->args.roctxNameOsThread.name);
+    return;
+  }
+  if (record.kind != ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API) return;
+  // As rocprofv3: stop at the pause's ENTER, start at the resume's EXIT, so neither call's own
+  // marker work is counted inside the collected region.
+  if (record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause &&
+      record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+    rocprofiler_stop_context(tool.main_context);
+  else if (record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerResume &&
+           record.phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
+    rocprofiler_start_context(tool.main_context);
+}
+
+void on_rename(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void* data) {
+  auto& tool = *static_cast<tool_state*>(data);
+  if (record.operation != ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA) return;
+  if (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+    const auto* payload =
+        static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(record.payload);
+    rocprofiler_user_data_t external{};
+    // The core interns messages for the whole run, so the pointer identifies the region name.
+    external.ptr =
+        const_cast<char*>(payload != nullptr ? payload->args.roctxThreadRangeA.message : nullptr);
+    rocprofiler_push_external_correlation_id(tool.main_context, record.thread_id, external);
+  } else if (record.phase == ROCPROFILER_CALLBACK_PHASE_EXIT) {
+    rocprofiler_pop_external_correlation_id(tool.main_context, record.thread_id, nullptr);
+  }
+}
+
+std::string text_or(const char* text, const char* fallback) {
+  return text != nullptr ? std::string(text) : std::string(fallback);
+}
+
+void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*,
+                    void* data) {
+  auto& tool = *static_cast<tool_state*>(data);
+  if (record.kind != ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT || record.payload == nullptr ||
+      record.phase != ROCPROFILER_CALLBACK_PHASE_LOAD)
+    return;
+  if (record.operation == ROCPROFILER_CODE_OBJECT_LOAD) {
+    const auto* in =
+        static_cast<const rocprofiler_callback_tracing_code_object_load_data_t*>(record.payload);
+    trace::code_object_info info;
+    info.id = in->code_object_id;
+    info.agent_id = in->agent_id.handle;
+    info.uri = text_or(in->uri, "");
+    info.load_base = in->load_base;
+    info.load_size = in->load_size;
+    info.load_delta = static_cast<uint64_t>(in->load_delta);
+    info.storage_is_file = in->storage_type == ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_FILE;
+    info.memory_base = in->memory_base;
+    info.memory_size = in->memory_size;
+    info.size = in->load_size;
+    tool.defs.add_code_object(std::move(info));
+  } else if (record.operation == ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER) {
+    const auto* in = static_cast<const rocprofiler_kernel_symbol_data_t*>(record.payload);
+    trace::kernel_symbol_info info;
+    info.kernel_id = in->kernel_id;
+    info.code_object_id = in->code_object_id;
+    std::string name = text_or(in->kernel_name, "");
+    // rocprofv3 strips a trailing ".kd" before demangling; the writers format the rest.
+    if (name.size() > 3 && name.compare(name.size() - 3, 3, ".kd") == 0)
+      name.resize(name.size() - 3);
+    info.mangled_name = name;
+    info.kernel_object = in->kernel_object;
+    info.kernarg_segment_size = in->kernarg_segment_size;
+    info.kernarg_segment_alignment = in->kernarg_segment_alignment;
+    info.group_segment_size = in->group_segment_size;
+    info.private_segment_size = in->private_segment_size;
+    info.sgpr_count = in->sgpr_count;
+    info.arch_vgpr_count = in->arch_vgpr_count;
+    info.accum_vgpr_count = in->accum_vgpr_count;
+    tool.defs.add_kernel_symbol(std::move(info));
+  }
+}
+
+void run_collection_periods(tool_state* tool) {
+  for (const auto& period : tool->settings.collection_periods) {
+    const uint64_t times = period.repeat == 0 ? 1 : period.repeat;  // rocprofv3: 0 runs once
+    for (uint64_t i = 0; i < times && !tool->stop_periods.load(); ++i) {
+      std::this_thread::sleep_for(std::chrono::nanoseconds(period.delay_ns));
+      if (tool->stop_periods.load()) return;
+      rocprofiler_start_context(tool->main_context);
+      std::this_thread::sleep_for(std::chrono::nanoseconds(period.duration_ns));
+      rocprofiler_stop_context(tool->main_context);
+    }
+  }
+}
+
+}  // namespace
+
+int configure_services(tool_state& tool) {
+  const auto& s = tool.settings;
+  report("rocprofiler_create_context", rocprofiler_create_context(&tool.main_context));
+  report("rocprofiler_create_context", rocprofiler_create_context(&tool.control_context));
+  report("rocprofiler_create_context", rocprofiler_create_context(&tool.code_object_context));
+
+  if (s.marker_api_trace) {
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API});
+    trace_into_buffer(tool, tool.control_context, {ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API});
+  }
+  // Pause/resume and thread names matter even without marker records (--selected-regions with
+  // other domains), so they are always configured.
+  report("control callback tracing",
+         rocprofiler_configure_callback_tracing_service(
+             tool.control_context, ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API, nullptr, 0,
+             on_control, &tool));
+  report("thread-name callback tracing",
+         rocprofiler_configure_callback_tracing_service(
+             tool.control_context, ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API, nullptr, 0,
+             on_control, &tool));
+  report("code object tracing",
+         rocprofiler_configure_callback_tracing_service(tool.code_object_context,
+                                                        ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                                                        nullptr, 0, on_code_object, &tool));
+
+  if (s.hsa_core_api_trace || s.hsa_amd_ext_api_trace || s.hsa_image_ext_api_trace ||
+      s.hsa_finalizer_ext_api_trace) {
+    rocprofiler_buffer_id_t buffer{};
+    if (make_buffer(tool, tool.main_context, &buffer)) {
+      const std::pair<bool, rocprofiler_buffer_tracing_kind_t> hsa[] = {
+          {s.hsa_core_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API},
+          {s.hsa_amd_ext_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_AMD_EXT_API},
+          {s.hsa_image_ext_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_IMAGE_EXT_API},
+          {s.hsa_finalizer_ext_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_FINALIZE_EXT_API}};
+      for (const auto& [on, kind] : hsa)
+        if (on)
+          rocprofiler_configure_buffer_tracing_service(tool.main_context, kind, nullptr, 0, buffer);
+    }
+  }
+  if (s.hip_runtime_api_trace || s.hip_compiler_api_trace) {
+    rocprofiler_buffer_id_t buffer{};
+    if (make_buffer(tool, tool.main_context, &buffer)) {
+      if (s.hip_runtime_api_trace)
+        rocprofiler_configure_buffer_tracing_service(
+            tool.main_context, ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT, nullptr, 0, buffer);
+      if (s.hip_compiler_api_trace)
+        rocprofiler_configure_buffer_tracing_service(
+            tool.main_context, ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT, nullptr, 0, buffer);
+    }
+  }
+  if (s.cuda_runtime_api_trace || s.cuda_driver_api_trace) {
+    rocprofiler_buffer_id_t buffer{};
+    if (make_buffer(tool, tool.main_context, &buffer)) {
+      if (s.cuda_runtime_api_trace)
+        report("CUDA runtime API tracing",
+               rocprofiler_configure_buffer_tracing_service(
+                   tool.main_context, ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API, nullptr, 0,
+                   buffer));
+      if (s.cuda_driver_api_trace)
+        report(
+            "CUDA driver API tracing",
+            rocprofiler_configure_buffer_tracing_service(
+                tool.main_context, ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API, nullptr, 0, buffer));
+    }
+  }
+  if (s.kernel_trace)
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH});
+  if (s.memory_copy_trace) {
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MEMORY_COPY});
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MEMORY_SET});
+  }
+  if (s.memory_allocation_trace)
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION});
+  if (s.scratch_memory_trace)
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY});
+  if (s.rccl_api_trace)
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_RCCL_API});
+  if (s.rocdecode_api_trace)
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_ROCDECODE_API_EXT});
+  if (s.rocjpeg_api_trace)
+    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_ROCJPEG_API});
+
+  if (s.kernel_rename) {
+    report("rocprofiler_create_context", rocprofiler_create_context(&tool.rename_context));
+    const rocprofiler_tracing_operation_t ops[] = {
+        ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA};
+    report("kernel-rename callback tracing",
+           rocprofiler_configure_callback_tracing_service(
+               tool.rename_context, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, ops, 1,
+               on_rename, &tool));
+    rocprofiler_start_context(tool.rename_context);
+  }
+
+  rocprofiler_start_context(tool.control_context);
+  rocprofiler_start_context(tool.code_object_context);
+  const bool deferred = s.selected_regions || !s.collection_periods.empty();
+  if (!deferred) report("rocprofiler_start_context", rocprofiler_start_context(tool.main_context));
+  if (!s.collection_periods.empty()) {
+    try {
+      std::thread(run_collection_periods, &tool).detach();
+    } catch (...) {
+      std::fprintf(stderr, "rocprofv3: cannot start the collection-period thread\n");
+    }
+  }
+  return 0;
+}
+
+void drain_services(tool_state& tool) {
+  tool.stop_periods.store(true);
+  for (auto buffer : tool.buffers)
+    rocprofiler_flush_buffer(buffer);
+  rocprofiler_stop_context(tool.main_context);
+  for (auto buffer : tool.buffers)
+    rocprofiler_flush_buffer(buffer);
+}
+
+void collect_agents(tool_state& tool) {
+  auto callback = [](rocprofiler_agent_version_t, const void** agents, size_t count,
+                     void* data) -> rocprofiler_status_t {
+    auto& t = *static_cast<tool_state*>(data);
+    for (size_t i = 0; i < count; ++i) {
+      const auto* a = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
+      trace::agent_info info;
+      info.id = a->id.handle;
+      info.type = a->type == ROCPROFILER_AGENT_TYPE_CPU   ? trace::agent_type::cpu
+                  : a->type == ROCPROFILER_AGENT_TYPE_GPU ? trace::agent_type::gpu
+                                                          : trace::agent_type::unknown;
+      info.node_id = a->node_id;
+      info.logical_node_id = static_cast<uint32_t>(a->logical_node_id);
+      info.logical_node_type_id = static_cast<uint32_t>(a->logical_node_type_id);
+      info.name = text_or(a->name, "");
+      info.vendor_name = text_or(a->vendor_name, "");
+      info.product_name = text_or(a->product_name, "");
+      info.model_name = text_or(a->model_name, "");
+      info.cpu_cores_count = a->cpu_cores_count;
+      info.simd_count = a->simd_count;
+      info.cpu_core_id_base = a->cpu_core_id_base;
+      info.simd_id_base = a->simd_id_base;
+      info.max_waves_per_simd = a->max_waves_per_simd;
+      info.lds_size_in_kb = a->lds_size_in_kb;
+      info.gds_size_in_kb = a->gds_size_in_kb;
+      info.num_gws = a->num_gws;
+      info.wave_front_size = a->wave_front_size;
+      info.num_xcc = a->num_xcc;
+      info.cu_count = a->cu_count;
+      info.array_count = a->array_count;
+      info.num_shader_banks = a->num_shader_banks;
+      info.simd_arrays_per_engine = a->simd_arrays_per_engine;
+      info.cu_per_simd_array = a->cu_per_simd_array;
+      info.simd_per_cu = a->simd_per_cu;
+      info.max_slots_scratch_cu = a->max_slots_scratch_cu;
+      info.gfx_target_version = a->gfx_target_version;
+      info.vendor_id = a->vendor_id;
+      info.device_id = a->device_id;
+      info.location_id = a->location_id;
+      info.domain = a->domain;
+      info.drm_render_minor = a->drm_render_minor;
+      info.num_sdma_engines = a->num_sdma_engines;
+      info.num_sdma_xgmi_engines = a->num_sdma_xgmi_engines;
+      info.num_sdma_queues_per_engine = a->num_sdma_queues_per_engine;
+      info.num_cp_queues = a->num_cp_queues;
+      info.max_engine_clk_ccompute = a->max_engine_clk_ccompute;
+      info.max_engine_clk_fcompute = a->max_engine_clk_fcompute;
+      info.sdma_fw_version = a->sdma_fw_version.uCodeSDMA;
+      info.fw_version = a->fw_version.uCode;
+      info.capability = a->capability.Value;
+      info.cu_per_engine = a->cu_per_engine;
+      info.max_waves_per_cu = a->max_waves_per_cu;
+      info.family_id = a->family_id;
+      info.workgroup_max_size = a->workgroup_max_size;
+      info.grid_max_size = a->grid_max_size;
+      info.local_mem_size = a->local_mem_size;
+      info.hive_id = a->hive_id;
+      info.gpu_id = a->gpu_id;
+      info.workgroup_max_dim[0] = a->workgroup_max_dim.x;
+      info.workgroup_max_dim[1] = a->workgroup_max_dim.y;
+      info.workgroup_max_dim[2] = a->workgroup_max_dim.z;
+      info.grid_max_dim[0] = a->grid_max_dim.x;
+      info.grid_max_dim[1] = a->grid_max_dim.y;
+      info.grid_max_dim[2] = a->grid_max_dim.z;
+      if (info.type == trace::agent_type::gpu) {
+        static const char hex[] = "0123456789abcdef";
+        std::string uuid = "GPU-";
+        for (int b = 0; b < 16; ++b) {
+          if (b == 4 || b == 6 || b == 8 || b == 10) uuid += '-';
+          uuid += hex[a->uuid.bytes[b] >> 4];
+          uuid += hex[a->uuid.bytes[b] & 0xF];
+        }
+        info.uuid = uuid;
+      }
+      t.defs.add_agent(std::move(info));
+    }
+    return ROCPROFILER_STATUS_SUCCESS;
+  };
+  report("rocprofiler_query_available_agents",
+         rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0, callback,
+                                            sizeof(rocprofiler_agent_v0_t), &tool));
+}
+
+}  // namespace rocprof::tool
