@@ -1,0 +1,53 @@
+// A buffered output file: rows are appended to an in-memory buffer that is written out with
+// fwrite whenever it passes a threshold, so memory stays bounded whatever the record count.
+// Creates missing parent directories. Errors are remembered and reported by close().
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace rocprof::formats {
+
+class output_file {
+ public:
+  output_file() = default;
+  explicit output_file(std::string path) { open(std::move(path)); }
+  ~output_file();
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  output_file(output_file&& other) noexcept;
+  output_file& operator=(output_file&& other) noexcept;
+
+  bool open(std::string path);
+  bool is_open() const { return file_ != nullptr; }
+  const std::string& path() const { return path_; }
+
+  // The row buffer; append to it, then call maybe_flush().
+  std::string& buffer() { return buffer_; }
+  void write(std::string_view s) {
+    buffer_ += s;
+    maybe_flush();
+  }
+  void maybe_flush() {
+    if (buffer_.size() >= flush_threshold) flush();
+  }
+  void flush();
+  uint64_t bytes_written() const { return bytes_ + buffer_.size(); }
+  // Flushes and closes; returns an error text or empty on success.
+  std::string close();
+
+  static constexpr size_t flush_threshold = 1u << 20;
+
+ private:
+  std::FILE* file_ = nullptr;
+  std::string path_;
+  std::string buffer_;
+  std::string error_;
+  uint64_t bytes_ = 0;
+};
+
+// Creates the parent directories of path; returns an error text or empty.
+std::string create_parent_directories(const std::string& path);
+
+}  // namespace rocprof::formats

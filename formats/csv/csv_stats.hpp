@@ -1,0 +1,19 @@
+// The --stats CSV files: <prefix>_<domain>_stats.csv per domain with rows and
+// <prefix>_domain_stats.csv, 8 columns with the stats number formats of §3.4.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rocprof/formats/trace_stats.hpp"
+#include "rocprof/trace/writer.hpp"
+
+namespace rocprof::formats::csv {
+
+// Appends the stats header and one row per entry; percentages relative to the rows' total.
+void append_stats_table(std::string& out, const std::vector<stats_row>& rows);
+
+// Writes every stats file; returns an error text or empty.
+std::string write_stats_files(const trace_stats& stats, const trace::output_options& options);
+
+}  // namespace rocprof::formats::csv

@@ -1,0 +1,23 @@
+// Rendering of the rocprofv3 summary tables (rocprofv3-facts §8). Separate from the writer so
+// golden tests can check the exact text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rocprof/formats/trace_stats.hpp"
+#include "rocprof/trace/writer.hpp"
+
+namespace rocprof::formats::summary {
+
+// One table: "\nROCPROFV3 <title>:\n\n", header, divider, rows, blank line. Every line gets
+// `indent` in front (4 spaces for stdout/stderr, none for a file).
+std::string render_table(const std::string& title, const std::vector<stats_row>& rows,
+                         trace::summary_unit unit, const std::string& indent);
+
+// All tables the options ask for, in rocprofv3's order: -D per-domain tables, then one per
+// --summary-groups regex, then the -S combined table. Sets *error for an invalid regex.
+std::string render_summary(const trace_stats& stats, const trace::output_options& options,
+                           const std::string& indent, std::string* error);
+
+}  // namespace rocprof::formats::summary

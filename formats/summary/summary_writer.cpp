@@ -1,0 +1,69 @@
+#include "summary/summary_writer.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <optional>
+
+#include "rocprof/formats/output_file.hpp"
+#include "rocprof/formats/trace_stats.hpp"
+#include "summary/summary_table.hpp"
+
+namespace rocprof::formats::summary {
+namespace {
+
+using namespace rocprof::trace;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+class summary_writer final : public writer {
+ public:
+  explicit summary_writer(const output_options& options) : options_{options} {}
+  using writer::write;
+
+  void begin(const trace_definitions& defs) override { stats_.emplace(defs, options_); }
+  void write(record_span<api_record> r) override { stats_->add(r); }
+  void write(record_span<kernel_dispatch_record> r) override { stats_->add(r); }
+  void write(record_span<memory_copy_record> r) override { stats_->add(r); }
+  void write(record_span<memory_set_record> r) override { stats_->add(r); }
+  void write(record_span<memory_allocation_record> r) override { stats_->add(r); }
+  void write(record_span<scratch_memory_record> r) override { stats_->add(r); }
+
+  std::string finish() override {
+    if (!stats_) return "summary writer finished before begin()";
+    const bool wanted =
+        options_.summary || options_.summary_per_domain || !options_.summary_groups.empty();
+    if (!wanted || stats_->empty()) return {};
+    const auto dest = lower(options_.summary_output);
+    const bool to_stream = dest.empty() || dest == "stdout" || dest == "stderr";
+    std::string error;
+    const auto text = render_summary(*stats_, options_, to_stream ? "    " : "", &error);
+    if (to_stream) {
+      std::FILE* stream = dest == "stdout" ? stdout : stderr;
+      std::fwrite(text.data(), 1, text.size(), stream);
+      std::fflush(stream);
+    } else {
+      output_file f{options_.path_for(options_.summary_output, "txt")};
+      f.write(text);
+      auto e = f.close();
+      if (error.empty()) error = e;
+    }
+    return error;
+  }
+
+ private:
+  output_options options_;
+  std::optional<trace_stats> stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<writer> make_summary_writer(const output_options& options) {
+  return std::make_unique<summary_writer>(options);
+}
+
+}  // namespace rocprof::formats::summary

@@ -1,0 +1,242 @@
+// rocpd writer: the database is read back with the sqlite3 program (a reader we did not write):
+// schema version 3 metadata, uuid-suffixed tables behind plain views, natural ids, the data and
+// summary views, record counts per kind and a `rocpd summary`-style aggregate.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "rocprof/test_support/synthetic_trace.hpp"
+#include "rocprof/test_support/test_env.hpp"
+#include "rocprof/trace/writer_registry.hpp"
+
+namespace {
+
+using namespace rocprof;
+namespace ts = rocprof::test_support;
+
+class rocpd_db : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!ts::have_program("sqlite3")) return;
+    dir_ = new ts::temp_dir{"rocpd"};
+    ts::synthetic_options so;
+    so.records_per_kind = 700;
+    trace_ = new ts::synthetic_trace{ts::make_synthetic_trace(so)};
+    trace::output_options o;
+    o.output_directory = dir_->path();
+    o.file_prefix = "host/4242";  // a prefix with a directory, as the %hostname%/%pid% default
+    db_ = o.path_for("results", "db");
+    std::string error;
+    auto w = trace::make_writer("rocpd", o, &error);
+    ASSERT_TRUE(w) << error;
+    ASSERT_EQ(ts::write_synthetic_trace(*w, *trace_, 101), "");
+  }
+  static void TearDownTestSuite() {
+    delete trace_;
+    delete dir_;
+    trace_ = nullptr;
+    dir_ = nullptr;
+  }
+  void SetUp() override {
+    if (!dir_) GTEST_SKIP() << "sqlite3 program not found";
+  }
+
+  // Runs SQL through the sqlite3 CLI; returns its output without the trailing newline.
+  static std::string query(const std::string& sql) {
+    int status = 0;
+    auto out = ts::run_command("sqlite3 -batch -noheader -separator '|' " + ts::shell_quote(db_) +
+                                   " " + ts::shell_quote(sql) + " 2>&1",
+                               &status);
+    EXPECT_EQ(status, 0) << sql << "\n" << out;
+    while (!out.empty() && out.back() == '\n')
+      out.pop_back();
+    return out;
+  }
+  static uint64_t count(const std::string& from_where) {
+    return std::stoull(query("SELECT COUNT(*) FROM " + from_where));
+  }
+
+  static ts::temp_dir* dir_;
+  static ts::synthetic_trace* trace_;
+  static std::string db_;
+};
+ts::temp_dir* rocpd_db::dir_ = nullptr;
+ts::synthetic_trace* rocpd_db::trace_ = nullptr;
+std::string rocpd_db::db_;
+
+TEST_F(rocpd_db, metadata_and_uuid_tables) {
+  EXPECT_EQ(query("SELECT value FROM rocpd_metadata WHERE tag='schema_version'"), "3");
+  const auto uuid = query("SELECT value FROM rocpd_metadata WHERE tag='uuid'");
+  const auto guid = query("SELECT value FROM rocpd_metadata WHERE tag='guid'");
+  ASSERT_EQ(uuid.size(), 37u);
+  EXPECT_EQ(uuid[0], '_');
+  std::string expected_uuid = "_" + guid;
+  for (auto& c : expected_uuid)
+    if (c == '-') c = '_';
+  EXPECT_EQ(uuid, expected_uuid);
+  EXPECT_EQ(guid[14], '7') << "UUID version 7";
+  // Every physical table carries the suffix and a guid column holding the guid.
+  EXPECT_EQ(query("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name LIKE 'rocpd_%" +
+                  uuid + "'"),
+            "20");
+  EXPECT_EQ(query("SELECT DISTINCT guid FROM rocpd_event"), guid);
+  EXPECT_EQ(query("SELECT DISTINCT guid FROM rocpd_kernel_dispatch"), guid);
+}
+
+TEST_F(rocpd_db, all_views_exist) {
+  const std::vector<std::string> views{"rocpd_metadata",
+                                       "rocpd_string",
+                                       "rocpd_info_node",
+                                       "rocpd_info_process",
+                                       "rocpd_info_thread",
+                                       "rocpd_info_agent",
+                                       "rocpd_info_queue",
+                                       "rocpd_info_stream",
+                                       "rocpd_info_pmc",
+                                       "rocpd_info_code_object",
+                                       "rocpd_info_kernel_symbol",
+                                       "rocpd_track",
+                                       "rocpd_event",
+                                       "rocpd_arg",
+                                       "rocpd_pmc_event",
+                                       "rocpd_region",
+                                       "rocpd_sample",
+                                       "rocpd_kernel_dispatch",
+                                       "rocpd_memory_copy",
+                                       "rocpd_memory_allocate",
+                                       "code_objects",
+                                       "kernel_symbols",
+                                       "processes",
+                                       "threads",
+                                       "regions",
+                                       "region_args",
+                                       "samples",
+                                       "sample_regions",
+                                       "regions_and_samples",
+                                       "events_args",
+                                       "stream_args",
+                                       "kernels",
+                                       "memory_copies",
+                                       "memory_allocations",
+                                       "scratch_memory",
+                                       "pmc_info",
+                                       "pmc_events",
+                                       "counters_collection",
+                                       "top_kernels",
+                                       "busy",
+                                       "top"};
+  for (const auto& v : views) {
+    EXPECT_EQ(query("SELECT COUNT(*) FROM sqlite_master WHERE type='view' AND name='" + v + "'"),
+              "1")
+        << v;
+    query("SELECT * FROM \"" + v + "\" LIMIT 1");  // the view compiles and runs
+  }
+}
+
+TEST_F(rocpd_db, natural_ids_and_strings) {
+  const auto& t = *trace_;
+  EXPECT_EQ(query("SELECT id, pid FROM rocpd_info_process"), "4242|4242");
+  EXPECT_EQ(query("SELECT id FROM rocpd_string WHERE string=''"), "1");
+  EXPECT_EQ(
+      query("SELECT COUNT(*) FROM rocpd_string WHERE id != (SELECT COUNT(*) FROM rocpd_string s2 "
+            "WHERE s2.string <= rocpd_string.string)"),
+      "0")
+      << "string ids follow lexicographic order";
+  EXPECT_EQ(count("threads"), t.defs.threads.size());
+  EXPECT_EQ(query("SELECT COUNT(*) FROM rocpd_info_thread WHERE id != tid"), "0");
+  EXPECT_EQ(count("rocpd_info_agent"), t.defs.agents.size());
+  EXPECT_EQ(query("SELECT name FROM rocpd_info_stream WHERE id=0"), "Default Stream");
+  EXPECT_EQ(count("kernel_symbols"), t.defs.kernel_symbols.size());
+  EXPECT_EQ(count("pmc_info"), t.defs.counters.size());
+}
+
+TEST_F(rocpd_db, record_counts_per_kind) {
+  const auto& t = *trace_;
+  size_t marks = 0, messages = 0;
+  for (const auto& r : t.api) {
+    marks += r.start_ns == r.end_ns;
+    messages += r.message != 0;
+  }
+  const size_t events = t.api.size() + t.kernels.size() + t.memory_copies.size() +
+                        t.memory_sets.size() + t.memory_allocations.size() +
+                        t.scratch_memory.size();
+  EXPECT_EQ(count("rocpd_event"), events);
+  EXPECT_EQ(count("regions"), t.api.size() - marks);
+  EXPECT_EQ(count("samples"), marks);
+  EXPECT_EQ(count("regions_and_samples"), t.api.size());
+  EXPECT_EQ(count("kernels"), t.kernels.size());
+  EXPECT_EQ(
+      query("SELECT MIN(dispatch_id), MAX(dispatch_id), COUNT(DISTINCT dispatch_id) FROM kernels"),
+      "1|" + std::to_string(t.kernels.size()) + "|" + std::to_string(t.kernels.size()));
+  EXPECT_EQ(count("memory_copies"), t.memory_copies.size() + t.memory_sets.size());
+  EXPECT_EQ(count("memory_copies WHERE name='MEMORY_SET'"), t.memory_sets.size());
+  EXPECT_EQ(count("memory_allocations"), t.memory_allocations.size());
+  EXPECT_EQ(count("scratch_memory"), t.scratch_memory.size());
+  EXPECT_EQ(count("rocpd_pmc_event"), t.counter_values.size());
+  std::set<std::pair<uint64_t, uint64_t>> keys;
+  for (const auto& c : t.counter_values)
+    keys.emplace(c.dispatch_id, c.counter_id);
+  EXPECT_EQ(count("counters_collection"), keys.size());
+  // Marker messages live in rocpd_event.extdata.message; marks are samples on a track.
+  EXPECT_EQ(count("regions_and_samples WHERE json_extract(extdata, '$.message') IS NOT NULL"),
+            messages);
+  EXPECT_EQ(
+      count("samples WHERE category='MARKER_CORE_RANGE_API' AND name='MARKER_CORE_RANGE_API'"),
+      marks);
+  // Region ids are the internal correlation ids.
+  EXPECT_EQ(count("regions WHERE id != stack_id"), 0u);
+}
+
+TEST_F(rocpd_db, summary_style_aggregate_matches_records) {
+  const auto& t = *trace_;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> expected;  // name -> calls, total ns
+  for (const auto& k : t.kernels) {
+    std::string name;
+    for (const auto& s : t.defs.kernel_symbols)
+      if (s.kernel_id == k.kernel_id) name = s.display_name;
+    auto& e = expected[name];
+    ++e.first;
+    e.second += k.end_ns - k.start_ns;
+  }
+  std::ostringstream want;
+  for (const auto& [name, e] : expected)
+    want << name << '|' << e.first << '|' << e.second << '\n';
+  auto got = query("SELECT name, COUNT(*), SUM(duration) FROM kernels GROUP BY name ORDER BY name");
+  EXPECT_EQ(got + "\n", want.str());
+  // top_kernels is in microseconds and its percentages add up to 100.
+  EXPECT_EQ(query("SELECT ROUND(SUM(percentage), 6) FROM top_kernels"), "100.0");
+  EXPECT_EQ(query("SELECT COUNT(*) FROM busy WHERE Busy > 0"),
+            std::to_string(t.defs.agents.size()));
+}
+
+}  // namespace
+
+namespace {
+
+// Region ids are correlation ids; a producer that repeats one must not lose the database.
+TEST(rocpd_writer, repeated_correlation_ids_keep_every_region) {
+  if (!ts::have_program("sqlite3")) GTEST_SKIP() << "sqlite3 program not found";
+  ts::temp_dir dir{"rocpd-dup"};
+  ts::synthetic_options so;
+  so.records_per_kind = 300;
+  auto t = ts::make_synthetic_trace(so);
+  for (auto& r : t.api)  // many repeats, and some records without a correlation id
+    r.corr.internal = r.corr.internal % 7 == 0 ? 0 : 1 + r.corr.internal % 50;
+  trace::output_options o;
+  o.output_directory = dir.path();
+  o.file_prefix = "dup";
+  std::string error;
+  auto w = trace::make_writer("rocpd", o, &error);
+  ASSERT_TRUE(w) << error;
+  ASSERT_EQ(ts::write_synthetic_trace(*w, t, 64), "");
+  int status = 0;
+  auto out = ts::run_command("sqlite3 -batch " + ts::shell_quote(o.path_for("results", "db")) +
+                                 " 'SELECT COUNT(*) FROM regions_and_samples' 2>&1",
+                             &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out, std::to_string(t.api.size()) + "\n");
+}
+
+}  // namespace
