@@ -1,0 +1,148 @@
+// Plugin ABI between the profiler core and its backends (internal but stable; plain C).
+//
+// The core dlopens <dir of librocprofiler-sdk.so>/rocprofiler-sdk/librocprofiler-sdk-<name>.so
+// and calls its exported
+//     rocprofiler_status_t rocprof_backend_register(const rocprof_core_services_t* core,
+//                                                   rocprof_backend_t* out);
+// The backend keeps `core` (valid until shutdown returns), fills `out`, and may register its
+// agents right away. The core loads the "cuda" backend when a context configures a CUDA kind,
+// KERNEL_DISPATCH, MEMORY_COPY, MEMORY_SET, MEMORY_ALLOCATION, or counters, or when something
+// calls rocprof_backend_request("cuda") (e.g. CUDA's InitializeInjection). A missing backend
+// or one whose register fails is reported once on stderr; everything else keeps working.
+//
+// Every service below may be called from any thread. The ones marked HOT take no lock, do not
+// allocate and make no system call beyond clock_gettime.
+#pragma once
+
+#include "rocprofiler-sdk/agent.h"
+#include "rocprofiler-sdk/buffer_tracing.h"
+#include "rocprofiler-sdk/callback_tracing.h"
+#include "rocprofiler-sdk/fwd.h"
+
+ROCPROFILER_EXTERN_C_INIT
+
+#define ROCPROF_BACKEND_ABI_VERSION 1
+/// The most contexts one API call can report to through callback tracing.
+#define ROCPROF_BACKEND_MAX_CALLBACK_CONTEXTS 8
+/// Kind bit sets: bit k of word k / 64 is kind k.
+#define ROCPROF_BACKEND_KIND_WORDS 2
+
+/// The scope of one traced API call on the calling thread, kept on the caller's stack between
+/// api_enter and api_exit. Filled by the core; the backend treats it as opaque except for
+/// correlation_id (the ids to put into buffer records of this call and of its async work).
+typedef struct rocprof_api_scope_t {
+  uint64_t size;
+  rocprofiler_callback_tracing_kind_t kind;
+  rocprofiler_tracing_operation_t operation;
+  rocprofiler_correlation_id_t correlation_id;
+  rocprofiler_timestamp_t start_timestamp;  ///< taken by api_enter
+  uint64_t previous_api;                    ///< internal: the enclosing call's internal id
+  uint32_t num_contexts;                    ///< internal: callback subscribers found at ENTER
+  uint32_t reserved;
+  rocprofiler_context_id_t contexts[ROCPROF_BACKEND_MAX_CALLBACK_CONTEXTS];
+  rocprofiler_user_data_t user_data[ROCPROF_BACKEND_MAX_CALLBACK_CONTEXTS];
+} rocprof_api_scope_t;
+
+/// Which kinds some active context asked for (passed to start).
+typedef struct rocprof_enabled_kinds_t {
+  uint64_t size;
+  uint64_t buffer_kinds[ROCPROF_BACKEND_KIND_WORDS];    ///< rocprofiler_buffer_tracing_kind_t
+  uint64_t callback_kinds[ROCPROF_BACKEND_KIND_WORDS];  ///< rocprofiler_callback_tracing_kind_t
+  int counters;  ///< non-zero: some context configured counter collection
+} rocprof_enabled_kinds_t;
+
+/// Flags of emit_buffer_record.
+#define ROCPROF_EMIT_FILL_EXTERNAL \
+  1u  ///< core sets correlation_id.external per context from
+      ///< the calling thread's stack (synchronous records)
+
+typedef struct rocprof_core_services_t {
+  uint64_t size;
+  uint32_t abi_version;  ///< ROCPROF_BACKEND_ABI_VERSION
+  uint32_t reserved;
+
+  /// HOT. CLOCK_BOOTTIME nanoseconds.
+  rocprofiler_timestamp_t (*timestamp)(void);
+  /// HOT. Cached OS thread id of the caller.
+  rocprofiler_thread_id_t (*thread_id)(void);
+  /// HOT. A new internal correlation id (global, increasing, starts at 1).
+  uint64_t (*next_correlation_id)(void);
+  /// HOT. Internal id of the traced API call the calling thread is inside (0 if none).
+  uint64_t (*current_ancestor)(void);
+  /// HOT. Innermost external id pushed on the calling thread for `context` (handle 0: for the
+  /// first active context that has one). {0} if none.
+  rocprofiler_user_data_t (*external_correlation_id)(rocprofiler_context_id_t context);
+
+  /// HOT. Non-zero if some active context traces this kind and operation into a buffer
+  /// (operation < 0: any operation of the kind).
+  int (*buffer_kind_enabled)(rocprofiler_buffer_tracing_kind_t kind,
+                             rocprofiler_tracing_operation_t operation);
+  /// HOT. Same for callback tracing.
+  int (*callback_kind_enabled)(rocprofiler_callback_tracing_kind_t kind,
+                               rocprofiler_tracing_operation_t operation);
+
+  /// HOT. Copies `record` (a buffer record struct of `kind`, starting with its size; its
+  /// operation field at offset 12 is used for filtering) into every buffer of every active
+  /// context that traces that kind and operation. flags: ROCPROF_EMIT_*.
+  void (*emit_buffer_record)(rocprofiler_buffer_tracing_kind_t kind, const void* record,
+                             uint32_t flags);
+
+  /// HOT. Starts a traced API call on this thread: allocates its internal correlation id,
+  /// sets ancestor and external id, makes it the thread's current call, and invokes ENTER of
+  /// every active context's callback service for kind/operation with `payload`.
+  void (*api_enter)(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind_t kind,
+                    rocprofiler_tracing_operation_t operation, void* payload);
+  /// HOT. Invokes EXIT for the same contexts (with their user data) and restores the thread's
+  /// current call. payload may differ from ENTER's (e.g. now holding the return value).
+  void (*api_exit)(rocprof_api_scope_t* scope, void* payload);
+
+  /// Registers a GPU agent (copied, strings and arrays included; id and size are set by the
+  /// core). Returns its handle, {0} on failure.
+  rocprofiler_agent_id_t (*register_agent)(const rocprofiler_agent_v0_t* agent);
+
+  /// Reports a code object load (phase LOAD) or unload (UNLOAD) or kernel symbol registration
+  /// to the CODE_OBJECT callback kind. `data` is the matching
+  /// rocprofiler_callback_tracing_code_object_*_data_t. The core keeps a deep copy and
+  /// replays loads/registrations to contexts that start later.
+  void (*report_code_object)(rocprofiler_code_object_operation_t operation,
+                             rocprofiler_callback_phase_t phase, const void* data);
+
+  /// Adds `count` to the drop count of every buffer that traces `kind` (reported with the
+  /// next delivery).
+  void (*report_dropped)(rocprofiler_buffer_tracing_kind_t kind, uint64_t count);
+
+  /// Prints "rocprofiler: <message>" to stderr the first time `key` is seen.
+  void (*warn_once)(const char* key, const char* message);
+} rocprof_core_services_t;
+
+typedef struct rocprof_backend_t {
+  uint64_t size;
+  const char* name;    ///< static, e.g. "cuda"
+  void* backend_data;  ///< passed back to every entry point
+
+  /// The set of enabled kinds changed and is not empty: (re)start what is needed.
+  /// Serialised by the core: never concurrent with another entry point of this backend.
+  rocprofiler_status_t (*start)(void* backend_data, const rocprof_enabled_kinds_t* kinds);
+  /// No active context needs this backend any more.
+  void (*stop)(void* backend_data);
+  /// Push everything pending (e.g. CUPTI activity buffers) through emit_buffer_record before
+  /// returning. Called before buffers are flushed at finalisation and on rocprofiler_flush_*.
+  void (*flush)(void* backend_data);
+  /// Last call: release everything. core services must not be used afterwards.
+  void (*shutdown)(void* backend_data);
+
+  /// Names of operations of kinds this backend owns (CUDA API ids); NULL if unknown.
+  /// is_buffer_kind: 1 kind is a rocprofiler_buffer_tracing_kind_t, 0 a callback kind.
+  const char* (*operation_name)(void* backend_data, int is_buffer_kind, uint32_t kind,
+                                rocprofiler_tracing_operation_t operation);
+  /// Number of operation ids (0 .. count-1) of such a kind.
+  int32_t (*operation_count)(void* backend_data, int is_buffer_kind, uint32_t kind);
+} rocprof_backend_t;
+
+typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core_services_t* core,
+                                                              rocprof_backend_t* out);
+
+/// Exported by the core: loads backend `name` now if not loaded yet (once; failures warn once).
+ROCPROFILER_API rocprofiler_status_t rocprof_backend_request(const char* name);
+
+ROCPROFILER_EXTERN_C_FINI

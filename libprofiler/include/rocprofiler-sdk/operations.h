@@ -1,0 +1,78 @@
+// Operation enums of the non-API tracing kinds (the API kinds use their own function ids:
+// marker_api.h for ROCTx/NVTX/Kokkos; CUPTI callback ids for CUDA_RUNTIME_API/DRIVER_API).
+#pragma once
+
+#include "rocprofiler-sdk/fwd.h"
+
+ROCPROFILER_EXTERN_C_INIT
+
+typedef enum rocprofiler_memory_copy_operation_t {
+  ROCPROFILER_MEMORY_COPY_NONE = 0,
+  ROCPROFILER_MEMORY_COPY_HOST_TO_HOST,
+  ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE,
+  ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST,
+  ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE,
+  ROCPROFILER_MEMORY_COPY_PEER_TO_PEER,  ///< extension: between two devices (CUDA PtoP)
+  ROCPROFILER_MEMORY_COPY_LAST,
+} rocprofiler_memory_copy_operation_t;
+
+typedef enum rocprofiler_memory_allocation_operation_t {
+  ROCPROFILER_MEMORY_ALLOCATION_NONE = 0,
+  ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE,
+  ROCPROFILER_MEMORY_ALLOCATION_VMEM_ALLOCATE,
+  ROCPROFILER_MEMORY_ALLOCATION_FREE,
+  ROCPROFILER_MEMORY_ALLOCATION_VMEM_FREE,
+  ROCPROFILER_MEMORY_ALLOCATION_LAST,
+} rocprofiler_memory_allocation_operation_t;
+
+/// Extension (NVIDIA memset activity).
+typedef enum rocprofiler_memory_set_operation_t {
+  ROCPROFILER_MEMORY_SET_NONE = 0,
+  ROCPROFILER_MEMORY_SET_MEMSET,
+  ROCPROFILER_MEMORY_SET_LAST,
+} rocprofiler_memory_set_operation_t;
+
+typedef enum rocprofiler_kernel_dispatch_operation_t {
+  ROCPROFILER_KERNEL_DISPATCH_NONE = 0,
+  ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
+  ROCPROFILER_KERNEL_DISPATCH_COMPLETE,
+  ROCPROFILER_KERNEL_DISPATCH_LAST,
+} rocprofiler_kernel_dispatch_operation_t;
+
+typedef enum rocprofiler_scratch_memory_operation_t {
+  ROCPROFILER_SCRATCH_MEMORY_NONE = 0,
+  ROCPROFILER_SCRATCH_MEMORY_ALLOC,
+  ROCPROFILER_SCRATCH_MEMORY_FREE,
+  ROCPROFILER_SCRATCH_MEMORY_ASYNC_RECLAIM,
+  ROCPROFILER_SCRATCH_MEMORY_LAST,
+} rocprofiler_scratch_memory_operation_t;
+
+typedef enum rocprofiler_code_object_operation_t {
+  ROCPROFILER_CODE_OBJECT_NONE = 0,
+  ROCPROFILER_CODE_OBJECT_LOAD,
+  ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER,
+  ROCPROFILER_CODE_OBJECT_HOST_KERNEL_SYMBOL_REGISTER,
+  ROCPROFILER_CODE_OBJECT_LAST,
+} rocprofiler_code_object_operation_t;
+
+typedef enum rocprofiler_hip_stream_operation_t {
+  ROCPROFILER_HIP_STREAM_NONE = 0,
+  ROCPROFILER_HIP_STREAM_CREATE,
+  ROCPROFILER_HIP_STREAM_DESTROY,
+  ROCPROFILER_HIP_STREAM_SET,
+  ROCPROFILER_HIP_STREAM_LAST,
+} rocprofiler_hip_stream_operation_t;
+
+typedef enum rocprofiler_runtime_initialization_operation_t {
+  ROCPROFILER_RUNTIME_INITIALIZATION_NONE = 0,
+  ROCPROFILER_RUNTIME_INITIALIZATION_HSA,
+  ROCPROFILER_RUNTIME_INITIALIZATION_HIP,
+  ROCPROFILER_RUNTIME_INITIALIZATION_MARKER,
+  ROCPROFILER_RUNTIME_INITIALIZATION_RCCL,
+  ROCPROFILER_RUNTIME_INITIALIZATION_ROCDECODE,
+  ROCPROFILER_RUNTIME_INITIALIZATION_ROCJPEG,
+  ROCPROFILER_RUNTIME_INITIALIZATION_CUDA,  ///< extension
+  ROCPROFILER_RUNTIME_INITIALIZATION_LAST,
+} rocprofiler_runtime_initialization_operation_t;
+
+ROCPROFILER_EXTERN_C_FINI

@@ -1,0 +1,36 @@
+// Umbrella header of the profiler core's public C API, plus the small utility calls.
+#pragma once
+
+#include "rocprofiler-sdk/defines.h"
+#include "rocprofiler-sdk/fwd.h"
+
+#include "rocprofiler-sdk/agent.h"
+#include "rocprofiler-sdk/buffer.h"
+#include "rocprofiler-sdk/buffer_tracing.h"
+#include "rocprofiler-sdk/callback_tracing.h"
+#include "rocprofiler-sdk/context.h"
+#include "rocprofiler-sdk/external_correlation.h"
+#include "rocprofiler-sdk/internal_threading.h"
+#include "rocprofiler-sdk/marker_api.h"
+#include "rocprofiler-sdk/operations.h"
+#include "rocprofiler-sdk/registration.h"
+
+ROCPROFILER_EXTERN_C_INIT
+
+ROCPROFILER_API rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
+                                                             uint32_t* patch);
+
+/// Nanoseconds on CLOCK_BOOTTIME: the one clock of every record.
+ROCPROFILER_API rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts)
+    ROCPROFILER_NONNULL(1);
+
+/// The calling thread's OS id (cached per thread; reset in a forked child).
+ROCPROFILER_API rocprofiler_status_t rocprofiler_get_thread_id(rocprofiler_thread_id_t* tid)
+    ROCPROFILER_NONNULL(1);
+
+/// Static strings: the enumerator name ("ROCPROFILER_STATUS_ERROR_BUFFER_BUSY") and a
+/// sentence. Unknown values give a non-NULL "unknown status" text.
+ROCPROFILER_API const char* rocprofiler_get_status_name(rocprofiler_status_t status);
+ROCPROFILER_API const char* rocprofiler_get_status_string(rocprofiler_status_t status);
+
+ROCPROFILER_EXTERN_C_FINI

@@ -1,0 +1,11 @@
+// Agents: CPU agents discovered from the system, GPU agents registered by backends.
+#pragma once
+
+#include "rocprofiler-sdk/agent.h"
+
+namespace rocprof::core {
+
+/// Deep-copies the agent (strings and arrays included) and returns its new handle.
+rocprofiler_agent_id_t register_gpu_agent(const rocprofiler_agent_v0_t* agent);
+
+}  // namespace rocprof::core

@@ -1,0 +1,220 @@
+#include "callback_thread.hpp"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+
+#include "buffer.hpp"
+#include "registration.hpp"
+#include "rocprofiler-sdk/internal_threading.h"
+#include "thread_state.hpp"
+
+namespace rocprof::core {
+namespace {
+
+// Writers never signal a hand-over (no system call on the hot path), so the delivery thread
+// polls: every 2 ms when idle, every 50 us while blocks keep arriving, so that a busy writer
+// finds its other block free instead of waiting for it.
+constexpr auto idle_poll_period = std::chrono::milliseconds(2);
+constexpr auto busy_poll_period = std::chrono::microseconds(50);
+constexpr int busy_polls_before_idle = 40;  // 2 ms without work: back to the idle period
+
+struct thread_create_hook {
+  rocprofiler_internal_thread_library_cb_t pre = nullptr;
+  rocprofiler_internal_thread_library_cb_t post = nullptr;
+  int libs = 0;
+  void* data = nullptr;
+};
+std::mutex g_hooks_mutex;
+std::vector<thread_create_hook> g_hooks;
+
+// Called with t->mutex held; returns with it held.
+size_t deliver_all(callback_thread* t, std::unique_lock<std::mutex>& lock, bool include_active) {
+  std::vector<buffer*> buffers = t->buffers;
+  lock.unlock();
+  size_t handed_over = 0;
+  for (buffer* b : buffers)
+    handed_over += buffer_consume(b, include_active);
+  lock.lock();
+  return handed_over;
+}
+
+void thread_main(callback_thread* t) {
+  t->tid.store(static_cast<uint64_t>(syscall(SYS_gettid)));
+  std::unique_lock<std::mutex> lock(t->mutex);
+  int busy_polls_left = 0;
+  while (!t->stop_requested) {
+    if (busy_polls_left > 0) {
+      t->wake.wait_for(lock, busy_poll_period);
+      --busy_polls_left;
+    } else {
+      t->wake.wait_for(lock, idle_poll_period);
+    }
+    const uint64_t flush_target = t->flush_requested;
+    const bool flushing = flush_target != t->flush_completed;
+    if (deliver_all(t, lock, flushing) > 0) busy_polls_left = busy_polls_before_idle;
+    if (flushing) {
+      t->flush_completed = flush_target;
+      t->flushed.notify_all();
+    }
+  }
+  deliver_all(t, lock, true);
+  t->flush_completed = t->flush_requested;
+  t->running.store(false);
+  t->flushed.notify_all();
+}
+
+std::mutex g_create_mutex;
+
+// A forked child has none of the parent's threads, and a lock one of them held stays locked:
+// give every delivery thread and buffer fresh locks and start the threads again, so that the
+// child's records are delivered (and LOSSLESS writers in the child never wait forever).
+void restart_after_fork() {
+  const uint32_t n = g_num_callback_threads.load();
+  for (uint32_t i = 0; i < n; ++i) {
+    callback_thread* t = g_callback_threads[i];
+    new (&t->mutex) std::mutex();
+    new (&t->wake) std::condition_variable();
+    new (&t->flushed) std::condition_variable();
+    t->flush_requested = t->flush_completed = 0;
+    if (t->stop_requested) {
+      t->running.store(false);
+      continue;
+    }
+    t->running.store(true);
+    t->tid.store(0);
+    t->worker = new std::thread(thread_main, t);  // the parent's std::thread is abandoned
+  }
+  const uint32_t nb = g_num_buffers.load();
+  for (uint32_t i = 0; i < nb; ++i) {
+    new (&g_buffers[i]->consume_mutex) std::mutex();
+    g_buffers[i]->delivering_tid.store(0);
+  }
+}
+
+}  // namespace
+
+void run_internal_thread_callbacks(bool before) {
+  std::lock_guard<std::mutex> lock(g_hooks_mutex);
+  for (const thread_create_hook& h : g_hooks) {
+    if ((h.libs & ROCPROFILER_LIBRARY) == 0) continue;
+    auto fn = before ? h.pre : h.post;
+    if (fn != nullptr) fn(ROCPROFILER_LIBRARY, h.data);
+  }
+}
+
+callback_thread* find_callback_thread(rocprofiler_callback_thread_t id) {
+  const uint32_t n = g_num_callback_threads.load(std::memory_order_acquire);
+  if (id.handle == 0 || id.handle > n) return nullptr;
+  return g_callback_threads[id.handle - 1];
+}
+
+callback_thread* create_callback_thread() {
+  std::lock_guard<std::mutex> lock(g_create_mutex);
+  const uint32_t n = g_num_callback_threads.load();
+  if (n >= max_callback_threads) return nullptr;
+  static const int registered = pthread_atfork(nullptr, nullptr, restart_after_fork);
+  (void)registered;
+  auto* t = new callback_thread();
+  t->index = n;
+  t->running.store(true);
+  run_internal_thread_callbacks(true);
+  t->worker = new std::thread(thread_main, t);
+  run_internal_thread_callbacks(false);
+  g_callback_threads[n] = t;
+  g_num_callback_threads.store(n + 1, std::memory_order_release);
+  return t;
+}
+
+callback_thread* default_callback_thread() {
+  static callback_thread* t = create_callback_thread();
+  return t;
+}
+
+void assign_buffer(buffer* b, callback_thread* t) {
+  if (b->thread == t) return;
+  if (b->thread != nullptr) {
+    std::lock_guard<std::mutex> lock(b->thread->mutex);
+    auto& v = b->thread->buffers;
+    v.erase(std::remove(v.begin(), v.end(), b), v.end());
+  }
+  {
+    std::lock_guard<std::mutex> lock(t->mutex);
+    t->buffers.push_back(b);
+  }
+  b->thread = t;
+}
+
+void wake_callback_thread(callback_thread* t) {
+  t->wake.notify_one();
+}
+
+rocprofiler_status_t flush_buffer(buffer* b) {
+  thread_state* st = current_thread();
+  const uint64_t self = st != nullptr ? st->tid : 0;
+  if (b->delivering_tid.load() == self && self != 0) return ROCPROFILER_STATUS_ERROR_BUFFER_BUSY;
+  callback_thread* t = b->thread;
+  if (t == nullptr || !t->running.load() || t->tid.load() == self) {
+    buffer_consume(b, true);  // no delivery thread to ask (or we are it)
+    return ROCPROFILER_STATUS_SUCCESS;
+  }
+  std::unique_lock<std::mutex> lock(t->mutex);
+  const uint64_t ticket = ++t->flush_requested;
+  t->wake.notify_one();
+  t->flushed.wait(lock, [&] { return t->flush_completed >= ticket || !t->running.load(); });
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+void stop_callback_threads() {
+  const uint32_t n = g_num_callback_threads.load();
+  for (uint32_t i = 0; i < n; ++i) {
+    callback_thread* t = g_callback_threads[i];
+    {
+      std::lock_guard<std::mutex> lock(t->mutex);
+      t->stop_requested = true;
+    }
+    t->wake.notify_one();
+    if (t->worker != nullptr && t->worker->joinable()) t->worker->join();
+  }
+}
+
+}  // namespace rocprof::core
+
+extern "C" {
+
+ROCPROFILER_API rocprofiler_status_t rocprofiler_at_internal_thread_create(
+    rocprofiler_internal_thread_library_cb_t precreate,
+    rocprofiler_internal_thread_library_cb_t postcreate, int libs, void* data) {
+  using namespace rocprof::core;
+  std::lock_guard<std::mutex> lock(g_hooks_mutex);
+  g_hooks.push_back(thread_create_hook{precreate, postcreate, libs, data});
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_create_callback_thread(rocprofiler_callback_thread_t* cb_thread_id) {
+  using namespace rocprof::core;
+  if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+  callback_thread* t = create_callback_thread();
+  if (t == nullptr) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+  cb_thread_id->handle = callback_thread_handle(t->index);
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+ROCPROFILER_API rocprofiler_status_t rocprofiler_assign_callback_thread(
+    rocprofiler_buffer_id_t buffer_id, rocprofiler_callback_thread_t cb_thread_id) {
+  using namespace rocprof::core;
+  if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+  buffer* b = find_buffer(buffer_id);
+  if (b == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+  callback_thread* t = find_callback_thread(cb_thread_id);
+  if (t == nullptr) return ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND;
+  assign_buffer(b, t);
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+}  // extern "C"

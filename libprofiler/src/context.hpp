@@ -1,0 +1,84 @@
+// Contexts and their services. Services are configured during tool initialisation and never
+// change afterwards, so the hot path reads them without a lock; only `active` flips later.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "limits.hpp"
+#include "rocprofiler-sdk/buffer.h"
+#include "rocprofiler-sdk/buffer_tracing.h"
+#include "rocprofiler-sdk/callback_tracing.h"
+
+namespace rocprof::core {
+
+struct buffer;
+
+/// Which operations of a kind a service wants. Empty list: all of them.
+class op_filter {
+ public:
+  void set(const rocprofiler_tracing_operation_t* ops, size_t count);
+  bool test(rocprofiler_tracing_operation_t op) const {
+    if (all_ || op < 0) return true;  // op < 0: "any operation of the kind"
+    const auto bit = static_cast<size_t>(op);
+    return bit / 64 < bits_.size() && ((bits_[bit / 64] >> (bit % 64)) & 1u) != 0;
+  }
+
+ private:
+  bool all_ = true;
+  std::vector<uint64_t> bits_;
+};
+
+struct buffer_service {
+  buffer* target = nullptr;  // nullptr: kind not configured
+  op_filter ops;
+};
+
+struct callback_service {
+  rocprofiler_callback_tracing_cb_t callback = nullptr;  // nullptr: kind not configured
+  void* data = nullptr;
+  op_filter ops;
+};
+
+struct context {
+  uint32_t index = 0;
+  uint32_t tool = 0;  // index of the tool that created it
+  std::atomic<bool> active{false};
+  std::atomic<bool> valid{true};
+  buffer_service buffers[ROCPROFILER_BUFFER_TRACING_LAST];
+  callback_service callbacks[ROCPROFILER_CALLBACK_TRACING_LAST];
+  bool counters = false;
+};
+
+inline context* g_contexts[max_contexts] = {};
+inline std::atomic<uint32_t> g_num_contexts{0};
+/// Kinds that some active context traces: bit k of word k / 64.
+alignas(64) inline std::atomic<uint64_t> g_buffer_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
+inline std::atomic<uint64_t> g_callback_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
+
+inline uint64_t context_handle(uint32_t index) {
+  return index + 1;
+}
+context* find_context(rocprofiler_context_id_t id);
+
+inline bool kind_bit(const std::atomic<uint64_t>* words, uint32_t kind) {
+  return ((words[kind / 64].load(std::memory_order_relaxed) >> (kind % 64)) & 1u) != 0;
+}
+inline bool buffer_kind_on(rocprofiler_buffer_tracing_kind_t kind) {
+  return kind_bit(g_buffer_kinds, static_cast<uint32_t>(kind));
+}
+inline bool callback_kind_on(rocprofiler_callback_tracing_kind_t kind) {
+  return kind_bit(g_callback_kinds, static_cast<uint32_t>(kind));
+}
+
+/// Recomputes the kind masks from the active contexts and tells the backends. Takes the
+/// configuration mutex itself.
+void contexts_changed();
+/// Stops every context (finalisation).
+void stop_all_contexts();
+/// Marks the contexts of a tool whose initialize failed as invalid.
+void invalidate_tool_contexts(uint32_t tool);
+
+}  // namespace rocprof::core

@@ -1,0 +1,83 @@
+#include "dispatch.hpp"
+
+#include <cstring>
+
+#include "buffer.hpp"
+#include "context.hpp"
+
+namespace rocprof::core {
+
+uint32_t emit_record(thread_state* st, rocprofiler_buffer_tracing_kind_t kind,
+                     rocprofiler_tracing_operation_t operation, void* record, size_t size,
+                     bool fill_external) {
+  uint32_t delivered = 0;
+  const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i) {
+    context* ctx = g_contexts[i];
+    if (!ctx->active.load(std::memory_order_relaxed)) continue;
+    const buffer_service& svc = ctx->buffers[kind];
+    if (svc.target == nullptr || !svc.ops.test(operation)) continue;
+    if (fill_external) {
+      const rocprofiler_user_data_t ext = external_id(*st, i);
+      std::memcpy(static_cast<unsigned char*>(record) + external_offset, &ext, sizeof(ext));
+    }
+    if (buffer_write(svc.target, st, ROCPROFILER_BUFFER_CATEGORY_TRACING,
+                     static_cast<uint32_t>(kind), record, size))
+      ++delivered;
+  }
+  return delivered;
+}
+
+void callbacks_enter(thread_state* st, rocprofiler_callback_tracing_kind_t kind,
+                     rocprofiler_tracing_operation_t operation,
+                     rocprofiler_correlation_id_t correlation_id, void* payload,
+                     callback_set& set) {
+  set.count = 0;
+  const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n && set.count < max_callback_contexts; ++i) {
+    context* ctx = g_contexts[i];
+    if (!ctx->active.load(std::memory_order_relaxed)) continue;
+    const callback_service& svc = ctx->callbacks[kind];
+    if (svc.callback == nullptr || !svc.ops.test(operation)) continue;
+    const uint32_t slot = set.count++;
+    set.context_index[slot] = i;
+    set.user_data[slot].value = 0;
+    correlation_id.external = external_id(*st, i);
+    rocprofiler_callback_tracing_record_t rec{rocprofiler_context_id_t{context_handle(i)},
+                                              st->tid,
+                                              correlation_id,
+                                              kind,
+                                              operation,
+                                              ROCPROFILER_CALLBACK_PHASE_ENTER,
+                                              payload};
+    svc.callback(rec, &set.user_data[slot], svc.data);
+  }
+}
+
+void callbacks_exit(thread_state* st, rocprofiler_callback_tracing_kind_t kind,
+                    rocprofiler_tracing_operation_t operation,
+                    rocprofiler_correlation_id_t correlation_id, void* payload, callback_set& set) {
+  for (uint32_t slot = 0; slot < set.count; ++slot) {
+    const uint32_t i = set.context_index[slot];
+    const callback_service& svc = g_contexts[i]->callbacks[kind];
+    correlation_id.external = external_id(*st, i);
+    rocprofiler_callback_tracing_record_t rec{rocprofiler_context_id_t{context_handle(i)},
+                                              st->tid,
+                                              correlation_id,
+                                              kind,
+                                              operation,
+                                              ROCPROFILER_CALLBACK_PHASE_EXIT,
+                                              payload};
+    svc.callback(rec, &set.user_data[slot], svc.data);
+  }
+}
+
+void report_dropped(rocprofiler_buffer_tracing_kind_t kind, uint64_t count) {
+  const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i) {
+    buffer* b = g_contexts[i]->buffers[kind].target;
+    if (b != nullptr) b->reported_drops.fetch_add(count, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace rocprof::core

@@ -1,0 +1,145 @@
+// ROCTx: forwards to the profiler core's marker producer entry (rocprof_marker_*) when the core
+// is loaded, and otherwise behaves trivially (levels counted, ids handed out, nothing kept).
+//
+// The core is looked up once, on the first call, with dlsym(RTLD_DEFAULT): an application
+// that is not profiled pays one predictable branch per call afterwards.
+#include "rocprofiler-sdk-roctx/roctx.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "rocprofiler-sdk/backend/markers.h"
+#include "rocprofiler-sdk/marker_api.h"
+
+namespace {
+
+struct core_entry_points {
+  rocprof_marker_push_fn_t push = nullptr;
+  rocprof_marker_pop_fn_t pop = nullptr;
+  rocprof_marker_start_fn_t start = nullptr;
+  rocprof_marker_stop_fn_t stop = nullptr;
+  rocprof_marker_mark_fn_t mark = nullptr;
+  rocprof_marker_name_thread_fn_t name_thread = nullptr;
+  rocprof_marker_name_object_fn_t name_object = nullptr;
+  rocprof_marker_control_fn_t pause = nullptr;
+  rocprof_marker_control_fn_t resume = nullptr;
+};
+
+template <typename Fn>
+Fn lookup(const char* name) {
+  return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
+}
+
+const core_entry_points* resolve() {
+  static core_entry_points e;
+  e.push = lookup<rocprof_marker_push_fn_t>("rocprof_marker_push");
+  e.pop = lookup<rocprof_marker_pop_fn_t>("rocprof_marker_pop");
+  e.start = lookup<rocprof_marker_start_fn_t>("rocprof_marker_start");
+  e.stop = lookup<rocprof_marker_stop_fn_t>("rocprof_marker_stop");
+  e.mark = lookup<rocprof_marker_mark_fn_t>("rocprof_marker_mark");
+  e.name_thread = lookup<rocprof_marker_name_thread_fn_t>("rocprof_marker_name_thread");
+  e.name_object = lookup<rocprof_marker_name_object_fn_t>("rocprof_marker_name_object");
+  e.pause = lookup<rocprof_marker_control_fn_t>("rocprof_marker_pause");
+  e.resume = lookup<rocprof_marker_control_fn_t>("rocprof_marker_resume");
+  const bool complete = e.push != nullptr && e.pop != nullptr && e.start != nullptr &&
+                        e.stop != nullptr && e.mark != nullptr && e.name_thread != nullptr &&
+                        e.name_object != nullptr && e.pause != nullptr && e.resume != nullptr;
+  return complete ? &e : nullptr;
+}
+
+// nullptr: no profiler core in the process.
+const core_entry_points* core() {
+  static const core_entry_points* entry = resolve();
+  return entry;
+}
+
+// Trivial behaviour without a core.
+thread_local int t_depth = 0;
+std::atomic<roctx_range_id_t> g_next_range_id{1};
+std::atomic<unsigned> g_fork_generation{0};
+
+}  // namespace
+
+extern "C" {
+
+ROCTX_API void roctxMarkA(const char* message) {
+  if (const core_entry_points* c = core()) c->mark(nullptr, message);
+}
+
+ROCTX_API int roctxRangePushA(const char* message) {
+  if (const core_entry_points* c = core()) return c->push(nullptr, message);
+  return t_depth++;
+}
+
+ROCTX_API int roctxRangePop(void) {
+  if (const core_entry_points* c = core()) return c->pop(nullptr);
+  if (t_depth == 0) return -1;
+  return --t_depth;
+}
+
+ROCTX_API roctx_range_id_t roctxRangeStartA(const char* message) {
+  if (const core_entry_points* c = core()) return c->start(nullptr, message);
+  return g_next_range_id.fetch_add(1, std::memory_order_relaxed);
+}
+
+ROCTX_API void roctxRangeStop(roctx_range_id_t id) {
+  if (const core_entry_points* c = core()) c->stop(nullptr, id);
+}
+
+ROCTX_API int roctxProfilerPause(roctx_thread_id_t tid) {
+  if (const core_entry_points* c = core()) c->pause(tid);
+  return 0;
+}
+
+ROCTX_API int roctxProfilerResume(roctx_thread_id_t tid) {
+  if (const core_entry_points* c = core()) c->resume(tid);
+  return 0;
+}
+
+ROCTX_API int roctxNameOsThread(const char* name) {
+  if (const core_entry_points* c = core()) c->name_thread(nullptr, name);
+  return 0;
+}
+
+ROCTX_API int roctxNameHsaAgent(const char* name, const struct hsa_agent_s* agent) {
+  if (const core_entry_points* c = core())
+    c->name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent, name,
+                   reinterpret_cast<uintptr_t>(agent));
+  return 0;
+}
+
+ROCTX_API int roctxNameHipDevice(const char* name, int device_id) {
+  if (const core_entry_points* c = core())
+    c->name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice, name,
+                   static_cast<uint64_t>(device_id));
+  return 0;
+}
+
+ROCTX_API int roctxNameHipStream(const char* name, const struct ihipStream_t* stream) {
+  if (const core_entry_points* c = core())
+    c->name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream, name,
+                   reinterpret_cast<uintptr_t>(stream));
+  return 0;
+}
+
+ROCTX_API int roctxGetThreadId(roctx_thread_id_t* tid) {
+  // Cached per thread; a forked child bumps the generation so its thread asks the OS again.
+  static const int registered = pthread_atfork(nullptr, nullptr, [] { ++g_fork_generation; });
+  (void)registered;
+  static thread_local roctx_thread_id_t cached = 0;
+  static thread_local unsigned generation = 0;
+  const unsigned now = g_fork_generation.load(std::memory_order_relaxed);
+  if (cached == 0 || generation != now) {
+    cached = static_cast<roctx_thread_id_t>(syscall(SYS_gettid));
+    generation = now;
+  }
+  *tid = cached;
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,98 @@
+// A real backend plugin for the loader tests: registers one GPU agent, remembers the kinds the
+// core enables, and on request makes one traced API call that launches a "kernel" (a
+// KERNEL_DISPATCH record carrying the call's correlation id), as a GPU backend would.
+#include <rocprofiler-sdk/backend/backend_abi.h>
+
+#include <cstring>
+
+namespace {
+
+const rocprof_core_services_t* g_core = nullptr;
+rocprofiler_agent_id_t g_agent{};
+rocprof_enabled_kinds_t g_kinds{};
+int g_starts = 0;
+
+rocprofiler_status_t start(void*, const rocprof_enabled_kinds_t* kinds) {
+  g_kinds = *kinds;
+  ++g_starts;
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+void stop(void*) {
+  std::memset(&g_kinds, 0, sizeof(g_kinds));
+}
+void flush(void*) {}
+void shutdown(void*) {
+  g_core = nullptr;
+}
+
+const char* operation_name(void*, int, uint32_t kind, rocprofiler_tracing_operation_t op) {
+  if (kind == ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API && op == 211) return "cudaLaunchKernel";
+  return nullptr;
+}
+int32_t operation_count(void*, int, uint32_t kind) {
+  return kind == ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API ? 212 : 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
+    const rocprof_core_services_t* core, rocprof_backend_t* out) {
+  if (core->abi_version != ROCPROF_BACKEND_ABI_VERSION)
+    return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
+  g_core = core;
+  out->name = "testbackend";
+  out->backend_data = nullptr;
+  out->start = start;
+  out->stop = stop;
+  out->flush = flush;
+  out->shutdown = shutdown;
+  out->operation_name = operation_name;
+  out->operation_count = operation_count;
+  rocprofiler_agent_v0_t gpu{};
+  gpu.size = sizeof(gpu);
+  gpu.cu_count = 132;
+  gpu.wave_front_size = 32;
+  gpu.name = "sm_90";
+  gpu.vendor_name = "TEST";
+  gpu.product_name = "Test GPU";
+  gpu.model_name = "test";
+  g_agent = core->register_agent(&gpu);
+  return g_agent.handle != 0 ? ROCPROFILER_STATUS_SUCCESS : ROCPROFILER_STATUS_ERROR;
+}
+
+// What a CUDA backend does for a cudaLaunchKernel: API call scope + the kernel's record.
+// Returns the call's internal correlation id.
+__attribute__((visibility("default"))) uint64_t test_backend_launch(void) {
+  rocprof_api_scope_t scope;
+  g_core->api_enter(&scope, ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API, 211, nullptr);
+  rocprofiler_buffer_tracing_kernel_dispatch_record_t rec{};
+  rec.size = sizeof(rec);
+  rec.kind = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+  rec.operation = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
+  rec.correlation_id.internal = scope.correlation_id.internal;
+  rec.thread_id = g_core->thread_id();
+  rec.start_timestamp = g_core->timestamp();
+  rec.end_timestamp = rec.start_timestamp + 1000;
+  rec.dispatch_info.size = sizeof(rec.dispatch_info);
+  rec.dispatch_info.agent_id = g_agent;
+  rec.dispatch_info.grid_size = rocprofiler_dim3_t{1024, 1, 1};
+  rec.graph_id = 5;
+  if (g_core->buffer_kind_enabled(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, -1))
+    g_core->emit_buffer_record(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, &rec,
+                               ROCPROF_EMIT_FILL_EXTERNAL);
+  g_core->api_exit(&scope, nullptr);
+  return scope.correlation_id.internal;
+}
+
+__attribute__((visibility("default"))) int test_backend_kernel_dispatch_enabled(void) {
+  const unsigned k = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+  return static_cast<int>((g_kinds.buffer_kinds[k / 64] >> (k % 64)) & 1u);
+}
+
+__attribute__((visibility("default"))) int test_backend_starts(void) {
+  return g_starts;
+}
+
+}  // extern "C"
