@@ -123,6 +123,13 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
     sink = s.standalone.get();
   }
   s.sink = sink;
+  // Registered now, after libcupti was loaded (or failed to load): exit handlers run in
+  // reverse order, so the final flush comes before libcupti's (and cudart's) own teardown, and
+  // a standalone report is written even when tracing could not start.
+  if (!s.exit_registered) {
+    s.exit_registered = true;
+    std::atexit(&on_process_exit);
+  }
   if (lib.handle == nullptr) {
     s.status = "CUDA tracing unavailable: " + lib.error;
     return false;
@@ -139,12 +146,6 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   } else {
     s.status = std::string{"running ("} + how + ", " + lib.path + ", CUPTI " +
                std::to_string(lib.version) + ")";
-    // Registered now, after libcupti was loaded: exit handlers run in reverse order, so the
-    // final flush comes before libcupti's (and cudart's) own teardown.
-    if (!s.exit_registered) {
-      s.exit_registered = true;
-      std::atexit(&on_process_exit);
-    }
   }
   if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
     std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
