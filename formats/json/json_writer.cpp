@@ -272,7 +272,12 @@ class json_writer final : public writer {
       append_dispatch_info(a, r);
       a.close();
       out += ',';
-      a.handle("stream_id", r.stream_id).close();
+      // CUDA graph membership and cluster shape (0 when not launched from a graph / no cluster).
+      a.handle("stream_id", r.stream_id)
+          .u("graph_id", r.graph_id)
+          .u("graph_node_id", r.graph_node_id)
+          .xyz("cluster_size", r.cluster_size)
+          .close();
       end_record(part::kernel_dispatch);
       if (keep_dispatches_) dispatches_.emplace(r.dispatch_id, r);
     }
@@ -341,7 +346,9 @@ class json_writer final : public writer {
       out += '"';
       append_hex_address(out, r.address);
       out += "\",";
-      a.u("allocation_size", r.size).handle("stream_id", r.stream_id).close();
+      a.u("allocation_size", r.size).handle("stream_id", r.stream_id);
+      if (r.memory_kind != empty_string) a.str("memory_kind", defs_->str(r.memory_kind));
+      a.close();
       end_record(part::memory_allocation);
     }
   }

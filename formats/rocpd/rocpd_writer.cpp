@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -124,6 +125,7 @@ class rocpd_writer final : public writer {
   std::unordered_map<uint64_t, int64_t> dispatch_events_;
   std::vector<counter_value_record> pending_counters_;
   std::string scratch_text_;
+  std::string_view kernel_extdata(const kernel_dispatch_record& r);
 };
 
 void rocpd_writer::collect_strings() {
@@ -251,7 +253,8 @@ void rocpd_writer::begin(const trace_definitions& defs) {
                                                    "grid_size_y",
                                                    "grid_size_z",
                                                    "region_name_id",
-                                                   "event_id"},
+                                                   "event_id",
+                                                   "extdata"},
                           32);
   copies_.emplace(
       db_, "rocpd_memory_copy" + u,
@@ -267,7 +270,8 @@ void rocpd_writer::begin(const trace_definitions& defs) {
   allocations_.emplace(
       db_, "rocpd_memory_allocate" + u,
       std::vector<std::string>{"nid", "pid", "tid", "agent_id", "type", "level", "start", "end",
-                               "address", "size", "queue_id", "stream_id", "event_id"},
+                               "address", "size", "queue_id", "stream_id", "event_id",
+                               "extdata"},
       32);
   scratch_.emplace(
       db_, "rocpd_memory_allocate" + u,
@@ -604,6 +608,22 @@ void rocpd_writer::write(record_span<api_record> records) {
   count_rows(records.size * 2);
 }
 
+// CUDA graph membership and thread-block cluster shape have no column of their own in rocpd
+// schema 3: they go to the dispatch's extdata, and only when present.
+std::string_view rocpd_writer::kernel_extdata(const kernel_dispatch_record& r) {
+  const bool cluster = r.cluster_size.x != 0 || r.cluster_size.y != 0 || r.cluster_size.z != 0;
+  if (r.graph_id == 0 && r.graph_node_id == 0 && !cluster) return "{}";
+  scratch_text_.clear();
+  fmt::format_to(std::back_inserter(scratch_text_), "{{\"graph_id\":{},\"graph_node_id\":{}",
+                 r.graph_id, r.graph_node_id);
+  if (cluster)
+    fmt::format_to(std::back_inserter(scratch_text_),
+                   ",\"cluster_size\":{{\"x\":{},\"y\":{},\"z\":{}}}", r.cluster_size.x,
+                   r.cluster_size.y, r.cluster_size.z);
+  scratch_text_ += '}';
+  return scratch_text_;
+}
+
 void rocpd_writer::write(record_span<kernel_dispatch_record> records) {
   if (!db_.handle() || !db_.ok()) return;
   for (const auto& r : records) {
@@ -635,6 +655,7 @@ void rocpd_writer::write(record_span<kernel_dispatch_record> records) {
     k.i64(r.grid_size.z);
     k.i64(sid(r.region_name));
     k.i64(event);
+    k.text(kernel_extdata(r));
     k.end_row();
   }
   count_rows(records.size * 2);
@@ -724,6 +745,14 @@ void rocpd_writer::write(record_span<memory_allocation_record> records) {
     a.null();
     a.u64(r.stream_id);
     a.i64(event);
+    if (r.memory_kind != empty_string) {
+      scratch_text_.assign("{\"memory_kind\":");
+      json::append_string(scratch_text_, defs_->str(r.memory_kind));
+      scratch_text_ += '}';
+      a.text(scratch_text_);
+    } else {
+      a.text("{}");
+    }
     a.end_row();
   }
   count_rows(records.size * 2);

@@ -330,6 +330,11 @@ void generate_kernels(const synthetic_options& o, size_t first, size_t count,
     r.workgroup_size = {256, 1, 1};
     r.grid_size = {static_cast<uint32_t>(256 * (1 + i % 64)), 1, 1};
     r.region_name = i % 2 == 0 ? string_layout::region : empty_string;
+    if (i % 4 == 3) {  // every 4th kernel comes from a CUDA graph; every 8th uses clusters
+      r.graph_id = 1 + i / 100;
+      r.graph_node_id = 1000 + i;
+    }
+    if (i % 8 == 7) r.cluster_size = {2, 1, 1};
     out.push_back(r);
   }
 }

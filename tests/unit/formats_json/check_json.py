@@ -59,6 +59,13 @@ def main():
     ids = [r["dispatch_info"]["dispatch_id"] for r in buf["kernel_dispatch"]]
     if sorted(ids) != list(range(1, len(ids) + 1)):
         fail("dispatch ids are not 1..N")
+    # The synthetic trace launches every 4th dispatch (dispatch_id % 4 == 0) from a CUDA graph.
+    for r in buf["kernel_dispatch"]:
+        in_graph = r["dispatch_info"]["dispatch_id"] % 4 == 0
+        if (r["graph_id"] != 0) != in_graph or (r["graph_node_id"] != 0) != in_graph:
+            fail(f"graph ids of dispatch {r['dispatch_info']['dispatch_id']}")
+    if not any(r["memory_kind"] for r in buf["memory_allocation"] if "memory_kind" in r):
+        fail("memory_allocation records carry no memory_kind")
     if len(top["strings"]["marker_api"]) != exp["marker_strings"]:
         fail("strings.marker_api count")
     cc = top["callback_records"]["counter_collection"]

@@ -85,6 +85,20 @@ TEST_F(rocpd_db, metadata_and_uuid_tables) {
   EXPECT_EQ(query("SELECT DISTINCT guid FROM rocpd_kernel_dispatch"), guid);
 }
 
+// CUDA graph membership and cluster shape live in the dispatch's extdata (no column in schema 3).
+TEST_F(rocpd_db, graph_and_cluster_extdata) {
+  const auto kernels = trace_->kernels.size();
+  EXPECT_EQ(count("rocpd_kernel_dispatch WHERE json_extract(extdata, '$.graph_id') > 0"),
+            kernels / 4);
+  EXPECT_EQ(count("rocpd_kernel_dispatch WHERE json_extract(extdata, '$.graph_id') > 0 AND "
+                  "dispatch_id % 4 != 0"),
+            0u);
+  EXPECT_EQ(count("rocpd_kernel_dispatch WHERE json_extract(extdata, '$.cluster_size.x') = 2"),
+            kernels / 8);
+  EXPECT_EQ(count("rocpd_memory_allocate WHERE json_extract(extdata, '$.memory_kind') != ''"),
+            trace_->memory_allocations.size());
+}
+
 TEST_F(rocpd_db, all_views_exist) {
   const std::vector<std::string> views{"rocpd_metadata",
                                        "rocpd_string",
