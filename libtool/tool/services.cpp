@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "record_convert.hpp"
+#include "rocprof/formats/symbol_names.hpp"
 #include "tool_state.hpp"
 
 namespace rocprof::tool {
@@ -143,6 +144,7 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
     if (name.size() > 3 && name.compare(name.size() - 3, 3, ".kd") == 0)
       name.resize(name.size() - 3);
     info.mangled_name = name;
+    formats::format_symbol_names(info, tool.settings.demangle, tool.settings.truncate);
     info.kernel_object = in->kernel_object;
     info.kernarg_segment_size = in->kernarg_segment_size;
     info.kernarg_segment_alignment = in->kernarg_segment_alignment;
