@@ -71,8 +71,9 @@ std::string_view copy_direction_name(trace::memory_copy_direction d) {
     case memory_copy_direction::device_to_host:
       return "MEMORY_COPY_DEVICE_TO_HOST";
     case memory_copy_direction::device_to_device:
-    case memory_copy_direction::peer_to_peer:
       return "MEMORY_COPY_DEVICE_TO_DEVICE";
+    case memory_copy_direction::peer_to_peer:  // CUDA peer copies (the core's PEER_TO_PEER op)
+      return "MEMORY_COPY_PEER_TO_PEER";
   }
   return "MEMORY_COPY_NONE";
 }

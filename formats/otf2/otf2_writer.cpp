@@ -20,6 +20,7 @@
 #include "otf2/otf2_check.hpp"
 #include "perfetto/perfetto_names.hpp"
 #include "rocprof/formats/kernel_names.hpp"
+#include "rocprof/formats/number_format.hpp"
 
 // Streaming constraint. OTF2 wants every location's events in time order with Enter/Leave
 // properly nested, but records reach a writer in the order they were recorded: API calls and
@@ -246,7 +247,7 @@ void otf2_writer::write(record_span<memory_copy_record> records) {
   if (!began_) return;
   const uint32_t category = string_ref("memory_copy");
   for (const memory_copy_record& r : records) {
-    const uint32_t reg = region(perfetto::copy_direction_name(r.direction),
+    const uint32_t reg = region(formats::copy_direction_name(r.direction),
                                 OTF2_REGION_ROLE_DATA_TRANSFER, OTF2_PARADIGM_HIP);
     add({location_kind::copy, r.tid, r.dst_agent_id, 0}, r.start_ns, r.end_ns, reg, category);
   }

@@ -19,38 +19,6 @@ std::string dashed_name(const agent_info* agent, agent_index_mode mode) {
   return agent != nullptr ? formats::agent_label(*agent, mode, '-') : std::string("Agent-0");
 }
 
-std::string_view copy_direction_name(memory_copy_direction direction) {
-  switch (direction) {
-    case memory_copy_direction::host_to_host:
-      return "MEMORY_COPY_HOST_TO_HOST";
-    case memory_copy_direction::host_to_device:
-      return "MEMORY_COPY_HOST_TO_DEVICE";
-    case memory_copy_direction::device_to_host:
-      return "MEMORY_COPY_DEVICE_TO_HOST";
-    case memory_copy_direction::device_to_device:
-      return "MEMORY_COPY_DEVICE_TO_DEVICE";
-    case memory_copy_direction::peer_to_peer:
-      return "MEMORY_COPY_PEER_TO_PEER";
-    case memory_copy_direction::none:
-      break;
-  }
-  return "MEMORY_COPY_NONE";
-}
-
-std::string_view scratch_operation_name(scratch_memory_operation operation) {
-  switch (operation) {
-    case scratch_memory_operation::alloc:
-      return "SCRATCH_MEMORY_ALLOC";
-    case scratch_memory_operation::free:
-      return "SCRATCH_MEMORY_FREE";
-    case scratch_memory_operation::async_reclaim:
-      return "SCRATCH_MEMORY_ASYNC_RECLAIM";
-    case scratch_memory_operation::none:
-      break;
-  }
-  return "SCRATCH_MEMORY_NONE";
-}
-
 namespace {
 std::string bracketed(const agent_info* agent, agent_index_mode mode) {
   const agent_label l = label_of(agent, mode);

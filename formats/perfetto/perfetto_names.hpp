@@ -20,9 +20,6 @@ agent_label label_of(const agent_info* agent, agent_index_mode mode);
 std::string_view type_name(const agent_info* agent);                      // "GPU", "CPU" or "UNK"
 std::string dashed_name(const agent_info* agent, agent_index_mode mode);  // "Agent-4"
 
-std::string_view copy_direction_name(memory_copy_direction direction);
-std::string_view scratch_operation_name(scratch_memory_operation operation);
-
 std::string stream_track_name(uint64_t stream_id);
 std::string compute_track_name(const agent_info* agent, agent_index_mode mode, size_t queue_n);
 std::string copy_track_name(const agent_info* agent, size_t thread_index);

@@ -17,6 +17,7 @@
 #include "perfetto/perfetto_names.hpp"
 #include "perfetto/proto_encoder.hpp"
 #include "perfetto/track_lanes.hpp"
+#include "rocprof/formats/number_format.hpp"
 
 namespace rocprof::trace {
 namespace {
@@ -623,7 +624,7 @@ void perfetto_writer::write(record_span<memory_copy_record> records) {
   if (!began_) return;
   const auto mode = options_.agent_index;
   for (const memory_copy_record& r : records) {
-    const std::string_view direction = perfetto::copy_direction_name(r.direction);
+    const std::string_view direction = formats::copy_direction_name(r.direction);
     const agent_info* dst = agent(r.dst_agent_id);
     lane_track& gpu = stream_mode_ ? gpu_track(gpu_track_kind::stream, r.stream_id, 0, dst)
                                    : gpu_track(gpu_track_kind::copy, r.dst_agent_id,
