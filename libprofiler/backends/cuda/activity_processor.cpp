@@ -34,12 +34,21 @@ uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
   kernel_symbol_event s;
   s.kernel_id = id;
   s.mangled_name = key.c_str();
+  const auto module = code_object_of_.find(key);
+  if (module != code_object_of_.end()) s.code_object_id = module->second;
   s.static_shared_memory =
       k.staticSharedMemory > 0 ? static_cast<uint32_t>(k.staticSharedMemory) : 0;
   s.local_memory_per_thread = k.localMemoryPerThread;
   s.registers_per_thread = k.registersPerThread;
   sink_.kernel_symbol(s);
   return id;
+}
+
+void activity_processor::add_module_functions(uint64_t code_object_id,
+                                              const std::vector<std::string>& names) {
+  std::lock_guard<std::mutex> lock{mutex_};
+  for (const std::string& name : names)
+    code_object_of_[name] = code_object_id;
 }
 
 void activity_processor::process_buffer(cupti_api& api, uint8_t* buffer, size_t valid_size) {

@@ -36,6 +36,10 @@ class activity_processor {
   // One record; kinds the backend does not translate are counted in `other`.
   void process(const CUpti_Activity& record);
 
+  // The functions a loaded module defines (cubin_symbols.hpp): kernels first seen afterwards
+  // are reported with that code object. A name defined by several modules takes the latest.
+  void add_module_functions(uint64_t code_object_id, const std::vector<std::string>& names);
+
   activity_counts counts() const;
   uint64_t agent_of_device(uint32_t device) const;
 
@@ -50,6 +54,7 @@ class activity_processor {
   std::vector<uint64_t> device_agents_;
   std::atomic<uint64_t> next_dispatch_{1};
   std::unordered_map<std::string, uint64_t> kernel_ids_;
+  std::unordered_map<std::string, uint64_t> code_object_of_;  // function name -> code object
   mutable std::mutex mutex_;
   activity_counts counts_;
 };

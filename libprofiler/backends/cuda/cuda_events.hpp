@@ -129,7 +129,7 @@ struct code_object_event {
 
 struct kernel_symbol_event {
   uint64_t kernel_id = 0;
-  uint64_t code_object_id = 0;         // 0: unknown (CUPTI kernel records do not name their module)
+  uint64_t code_object_id = 0;         // the module whose cubin defines it (0: none seen)
   const char* mangled_name = nullptr;  // valid during the call only
   uint32_t static_shared_memory = 0;   // from the first dispatch seen
   uint32_t local_memory_per_thread = 0;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "cubin_symbols.hpp"
 #include "cupti_check.hpp"
 #include "device_info.hpp"
 
@@ -310,6 +311,11 @@ void cupti_session::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData&
         p.cubinSize = m->cubinSize;
         p.cubin = m->pCubin;
         if (ROCPROF_CUPTI_CALL(api_, api_.cubin_crc(&p))) e.crc = p.cubinCrc;
+        // Kernel records do not name their module: the cubin's symbols link them (only when
+        // kernels are traced; the names are copied, the cubin is valid during this call only).
+        if (sink_.enabled(cuda_domain::kernel_dispatch))
+          processor_.add_module_functions(e.code_object_id,
+                                          cubin_function_names(m->pCubin, m->cubinSize));
       }
       uint32_t device = 0;
       if (rd.context != nullptr && api_.device_id(rd.context, &device) == CUPTI_SUCCESS) {

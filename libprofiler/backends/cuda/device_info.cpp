@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <cstdio>
+#include <string>
 
 namespace rocprof::cuda {
 namespace {
@@ -77,8 +78,22 @@ device_query query_devices() {
     return q;
   }
   int count = 0;
-  if (d.init(0) != CUDA_SUCCESS || d.get_count(&count) != CUDA_SUCCESS || count <= 0) {
-    q.error = "no CUDA device available";
+  // The driver's own words say why (no device, CUDA_VISIBLE_DEVICES, driver/library mismatch).
+  auto failed = [&d](const char* call, CUresult r) {
+    const char* s = nullptr;
+    if (d.error_string(r, &s) != CUDA_SUCCESS || s == nullptr) s = "unknown error";
+    return std::string{call} + " failed: " + s + " (" + std::to_string(static_cast<int>(r)) + ")";
+  };
+  if (const CUresult r = d.init(0); r != CUDA_SUCCESS) {
+    q.error = failed("cuInit", r);
+    return q;
+  }
+  if (const CUresult r = d.get_count(&count); r != CUDA_SUCCESS) {
+    q.error = failed("cuDeviceGetCount", r);
+    return q;
+  }
+  if (count <= 0) {
+    q.error = "the CUDA driver reports no device";
     return q;
   }
   for (int ordinal = 0; ordinal < count; ++ordinal) {

@@ -104,7 +104,7 @@ void standalone_sink::code_object_loaded(const code_object_event& e) {
 }
 void standalone_sink::kernel_symbol(const kernel_symbol_event& e) {
   std::lock_guard<std::mutex> lock{mutex_};
-  symbols_.emplace_back(e.kernel_id, e.mangled_name != nullptr ? e.mangled_name : "");
+  symbols_.push_back({e.kernel_id, e.code_object_id, e.mangled_name != nullptr ? e.mangled_name : ""});
 }
 
 bool standalone_sink::write(const std::string& extra_status) const {
@@ -130,8 +130,9 @@ bool standalone_sink::write(const std::string& extra_status) const {
          {"compute", std::to_string(a.compute_major) + "." + std::to_string(a.compute_minor)}});
   }
   json& symbols = doc["kernel_symbols"] = json::array();
-  for (const auto& [id, name] : symbols_)
-    symbols.push_back({{"kernel_id", id}, {"name", name}});
+  for (const symbol& k : symbols_)
+    symbols.push_back(
+        {{"kernel_id", k.kernel_id}, {"code_object_id", k.code_object_id}, {"name", k.name}});
   json& cos = doc["code_objects"] = json::array();
   for (const auto& c : code_objects_) {
     cos.push_back({{"id", c.code_object_id},

@@ -67,7 +67,11 @@ class standalone_sink final : public backend_sink {
   std::vector<allocation_event> allocations_;
   std::vector<gpu_agent> agents_;
   std::vector<code_object_event> code_objects_;
-  std::vector<std::pair<uint64_t, std::string>> symbols_;
+  struct symbol {
+    uint64_t kernel_id, code_object_id;
+    std::string name;
+  };
+  std::vector<symbol> symbols_;
 };
 
 }  // namespace rocprof::cuda

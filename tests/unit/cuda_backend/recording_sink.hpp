@@ -18,13 +18,16 @@ class recording_sink : public backend_sink {
 
   uint64_t timestamp() override { return 1; }
   uint64_t next_correlation_id() override { return next_id++; }
-  uint64_t external_id() override { return 0; }
+  // The external id "pushed" on the calling thread (by a test, standing in for a ROCTx range).
+  inline static thread_local uint64_t thread_external = 0;
+  uint64_t external_id() override { return thread_external; }
   bool enabled(cuda_domain d) override { return domains[static_cast<size_t>(d)]; }
   bool api_traced(api_domain d, uint32_t) override {
     return enabled(d == api_domain::runtime ? cuda_domain::runtime_api : cuda_domain::driver_api);
   }
   void api_enter(api_event& e) override {
     e.correlation_id = next_correlation_id();
+    e.external_id = external_id();  // as the core's api_enter fills the scope
     enters.push_back(e);
   }
   void api_exit(const api_event& e) override { api.push_back(e); }
@@ -40,6 +43,7 @@ class recording_sink : public backend_sink {
   void code_object_loaded(const code_object_event& e) override { code_objects.push_back(e); }
   void kernel_symbol(const kernel_symbol_event& e) override {
     symbols.emplace_back(e.kernel_id, e.mangled_name);
+    kernel_symbols.emplace_back(e.code_object_id, e.mangled_name);
   }
   void dropped(uint64_t n) override { dropped_count += n; }
 
@@ -56,7 +60,8 @@ class recording_sink : public backend_sink {
   std::vector<allocation_event> allocations;
   std::vector<gpu_agent> agents;
   std::vector<code_object_event> code_objects;
-  std::vector<std::pair<uint64_t, std::string>> symbols;
+  std::vector<std::pair<uint64_t, std::string>> symbols;         // (kernel id, name)
+  std::vector<std::pair<uint64_t, std::string>> kernel_symbols;  // (code object id, name)
   uint64_t dropped_count = 0;
 };
 

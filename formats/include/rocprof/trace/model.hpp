@@ -248,7 +248,7 @@ enum class memory_copy_direction : uint8_t {
   host_to_device,
   device_to_host,
   device_to_device,
-  peer_to_peer,  // CUDA peer copies; written as MEMORY_COPY_DEVICE_TO_DEVICE where no name exists
+  peer_to_peer,  // CUDA peer copies: MEMORY_COPY_PEER_TO_PEER in every format
 };
 
 struct memory_copy_record {

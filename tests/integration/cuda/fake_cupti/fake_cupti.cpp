@@ -20,6 +20,7 @@ CUpti_CallbackFunc g_callback = nullptr;
 void* g_userdata = nullptr;
 bool g_subscribed = false;
 bool g_runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};
+bool g_module_loaded_enabled = false;
 bool g_kind_enabled[64] = {};
 CUpti_BuffersCallbackRequestFunc g_request = nullptr;
 CUpti_BuffersCallbackCompleteFunc g_complete = nullptr;
@@ -88,6 +89,8 @@ FAKE_API CUptiResult cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle,
                                          CUpti_CallbackDomain d, CUpti_CallbackId cbid) {
   if (d == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
     g_runtime_enabled[cbid] = on != 0;
+  if (d == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
+    g_module_loaded_enabled = on != 0;
   return CUPTI_SUCCESS;
 }
 FAKE_API CUptiResult cuptiEnableDomain(uint32_t on, CUpti_SubscriberHandle,
@@ -225,4 +228,17 @@ FAKE_API void fake_cupti_memcpy_h2d(uint64_t bytes) {
   c.streamId = 7;
   std::lock_guard<std::mutex> lock{g_mutex};
   g_copies.push_back(c);
+}
+
+// A module load as the driver reports it: `image` is the "cubin" (any ELF file will do, e.g. the
+// application's own executable, whose symbol table names its functions).
+FAKE_API void fake_cupti_load_module(const void* image, size_t size, uint32_t module_id) {
+  if (!g_subscribed || g_callback == nullptr || !g_module_loaded_enabled) return;
+  CUpti_ModuleResourceData m{};
+  m.moduleId = module_id;
+  m.cubinSize = size;
+  m.pCubin = static_cast<const char*>(image);
+  CUpti_ResourceData rd{};
+  rd.resourceDescriptor = &m;
+  g_callback(g_userdata, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, &rd);
 }
