@@ -104,7 +104,8 @@ void standalone_sink::code_object_loaded(const code_object_event& e) {
 }
 void standalone_sink::kernel_symbol(const kernel_symbol_event& e) {
   std::lock_guard<std::mutex> lock{mutex_};
-  symbols_.push_back({e.kernel_id, e.code_object_id, e.mangled_name != nullptr ? e.mangled_name : ""});
+  symbols_.push_back(
+      {e.kernel_id, e.code_object_id, e.mangled_name != nullptr ? e.mangled_name : ""});
 }
 
 bool standalone_sink::write(const std::string& extra_status) const {
