@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "json/json_text.hpp"
+#include "rocpd/agent_extdata.hpp"
 #include "rocpd/rocpd_schema.hpp"
 #include "rocpd/sqlite_db.hpp"
 #include "rocprof/formats/agent_names.hpp"
@@ -29,6 +30,12 @@ using ojson = nlohmann::ordered_json;
 // Rows per transaction: large enough to amortise the commit, small enough that an aborted run
 // keeps most of its data.
 constexpr uint64_t rows_per_transaction = 1'000'000;
+
+std::vector<std::string> agent_columns() {
+  return {"id",         "nid",    "pid",  "type",       "absolute_index", "logical_index",
+          "type_index", "uuid",   "name", "model_name", "vendor_name",    "product_name",
+          "user_name",  "extdata"};
+}
 
 class rocpd_writer final : public writer {
  public:
@@ -59,10 +66,19 @@ class rocpd_writer final : public writer {
     return id < string_remap_.size() ? string_remap_[id] : empty_id_;
   }
 
-  int64_t agent_row(uint64_t handle) const {
+  // rocpd_info_agent.id of an agent handle. A handle the definitions lack (other than 0, "no
+  // agent") gets a fresh row, written at finish(), so the views' agent joins keep the record.
+  int64_t agent_row(uint64_t handle) {
     auto it = agent_node_.find(handle);
-    return it == agent_node_.end() ? static_cast<int64_t>(handle) : it->second;
+    if (it != agent_node_.end()) return it->second;
+    if (handle == 0) return 0;
+    const int64_t row = next_agent_row_++;
+    agent_node_.emplace(handle, row);
+    late_agents_.emplace_back(handle, row);
+    return row;
   }
+  void assign_agent_rows();
+  void write_agent(bulk_insert& rows, const agent_info& a, int64_t row);
   void see_thread(int64_t tid) {
     if (tid != last_tid_) {
       seen_tids_.insert(tid);
@@ -107,7 +123,10 @@ class rocpd_writer final : public writer {
   std::array<int64_t, 6> direction_ids_{};
   int64_t memory_set_name_ = 0;
 
-  std::unordered_map<uint64_t, int64_t> agent_node_;
+  std::unordered_map<uint64_t, int64_t> agent_node_;  // agent handle -> rocpd_info_agent.id
+  std::vector<int64_t> agent_rows_;                   // per defs agent; -1: a repeated handle
+  std::vector<std::pair<uint64_t, int64_t>> late_agents_;
+  int64_t next_agent_row_ = 0;
   std::unordered_set<int64_t> seen_tids_;
   std::unordered_set<uint64_t> seen_queues_, seen_streams_;
   int64_t last_tid_ = INT64_MIN;
@@ -188,8 +207,7 @@ void rocpd_writer::begin(const trace_definitions& defs) {
       make_guid(defs.process.start_ns, defs.node.machine_id, defs.process.pid, defs.process.ppid);
   uuid_ = guid_;
   std::replace(uuid_.begin(), uuid_.end(), '-', '_');
-  for (const auto& a : defs.agents)
-    agent_node_.emplace(a.id, static_cast<int64_t>(a.node_id));
+  assign_agent_rows();
   keep_dispatch_events_ = !defs.counters.empty();
   collect_strings();
 
@@ -270,8 +288,7 @@ void rocpd_writer::begin(const trace_definitions& defs) {
   allocations_.emplace(
       db_, "rocpd_memory_allocate" + u,
       std::vector<std::string>{"nid", "pid", "tid", "agent_id", "type", "level", "start", "end",
-                               "address", "size", "queue_id", "stream_id", "event_id",
-                               "extdata"},
+                               "address", "size", "queue_id", "stream_id", "event_id", "extdata"},
       32);
   scratch_.emplace(
       db_, "rocpd_memory_allocate" + u,
@@ -280,6 +297,48 @@ void rocpd_writer::begin(const trace_definitions& defs) {
       32);
   pmc_events_.emplace(db_, "rocpd_pmc_event" + u,
                       std::vector<std::string>{"id", "event_id", "pmc_id", "value"});
+}
+
+// Row id = node_id, rocprofv3's natural id, which AMD's tool also uses as the agent's absolute
+// index (agents are keyed by it). A backend may leave node ids unset or repeat them (the CUDA
+// backend's GPUs had node_id 0, the CPU's): such an agent takes the next free id instead of
+// losing its row, and that id is its node_id / absolute_index in the database.
+void rocpd_writer::assign_agent_rows() {
+  const auto& agents = defs_->agents;
+  for (const auto& a : agents)
+    next_agent_row_ = std::max(next_agent_row_, static_cast<int64_t>(a.node_id) + 1);
+  std::set<int64_t> taken;
+  agent_rows_.assign(agents.size(), -1);
+  for (size_t i = 0; i < agents.size(); ++i) {
+    if (agent_node_.count(agents[i].id) != 0) continue;  // the same agent listed twice
+    int64_t row = agents[i].node_id;
+    if (!taken.insert(row).second) taken.insert(row = next_agent_row_++);
+    agent_rows_[i] = row;
+    agent_node_.emplace(agents[i].id, row);
+  }
+}
+
+void rocpd_writer::write_agent(bulk_insert& rows, const agent_info& agent, int64_t row) {
+  agent_info a = agent;
+  a.node_id = static_cast<uint32_t>(row);
+  rows.i64(row);
+  rows.i64(nid_);
+  rows.i64(pid_);
+  if (a.type == agent_type::unknown)
+    rows.null();
+  else
+    rows.text(agent_type_name(a.type));
+  rows.i64(row);
+  rows.i64(a.logical_node_id);
+  rows.i64(a.logical_node_type_id);
+  rows.i64(a.device_id);  // rocprofv3 stores device_id in "uuid" (sic)
+  rows.text(a.name);
+  rows.text(a.model_name);
+  rows.text(a.vendor_name);
+  rows.text(a.product_name);
+  rows.text(a.product_name);
+  rows.text(agent_extdata(a));
+  rows.end_row();
 }
 
 void rocpd_writer::write_definitions() {
@@ -348,45 +407,9 @@ void rocpd_writer::write_definitions() {
     proc.end_row();
   }
   {
-    bulk_insert agents{
-        db_,
-        "rocpd_info_agent" + u,
-        {"id", "nid", "pid", "type", "absolute_index", "logical_index", "type_index", "uuid",
-         "name", "model_name", "vendor_name", "product_name", "user_name", "extdata"},
-        1};
-    std::set<uint32_t> done;
-    for (const auto& a : d.agents) {
-      if (!done.insert(a.node_id).second) continue;  // id = node_id must be unique
-      auto ext = ojson::parse(a.extdata_json, nullptr, false);
-      if (ext.is_discarded() || !ext.is_object()) ext = ojson::object();
-      ext["handle"] = a.id;
-      ext["node_id"] = a.node_id;
-      ext["logical_node_id"] = a.logical_node_id;
-      ext["logical_node_type_id"] = a.logical_node_type_id;
-      ext["cu_count"] = a.cu_count;
-      ext["simd_count"] = a.simd_count;
-      ext["wave_front_size"] = a.wave_front_size;
-      ext["gpu_id"] = a.gpu_id;
-      ext["device_uuid"] = a.uuid;
-      agents.i64(a.node_id);
-      agents.i64(nid_);
-      agents.i64(pid_);
-      if (a.type == agent_type::unknown)
-        agents.null();
-      else
-        agents.text(agent_type_name(a.type));
-      agents.i64(a.node_id);
-      agents.i64(a.logical_node_id);
-      agents.i64(a.logical_node_type_id);
-      agents.i64(a.device_id);  // rocprofv3 stores device_id in "uuid" (sic)
-      agents.text(a.name);
-      agents.text(a.model_name);
-      agents.text(a.vendor_name);
-      agents.text(a.product_name);
-      agents.text(a.product_name);
-      agents.text(ext.dump());
-      agents.end_row();
-    }
+    bulk_insert agents{db_, "rocpd_info_agent" + u, agent_columns(), 1};
+    for (size_t i = 0; i < d.agents.size(); ++i)
+      if (agent_rows_[i] >= 0) write_agent(agents, d.agents[i], agent_rows_[i]);
   }
   {
     bulk_insert pmc{db_,
@@ -489,6 +512,14 @@ void rocpd_writer::write_definitions() {
 void rocpd_writer::write_late_definitions() {
   const auto& d = *defs_;
   const std::string u = "_" + uuid_;
+  if (!late_agents_.empty()) {
+    bulk_insert agents{db_, "rocpd_info_agent" + u, agent_columns(), 1};
+    for (const auto& [handle, row] : late_agents_) {
+      agent_info a;
+      a.id = handle;
+      write_agent(agents, a, row);
+    }
+  }
   {
     bulk_insert threads{db_,
                         "rocpd_info_thread" + u,

@@ -132,7 +132,7 @@ LEFT JOIN "rocpd_info_agent" SA ON SA.id = M.src_agent_id AND SA.guid = M.guid
 LEFT JOIN "rocpd_info_queue" Q ON Q.id = M.queue_id AND Q.guid = M.guid
 LEFT JOIN "rocpd_info_stream" ST ON ST.id = M.stream_id AND ST.guid = M.guid;
 
--- Real and virtual allocations; scratch rows have their own view below.
+-- Real and virtual allocations (scratch rows have their own view below).
 CREATE VIEW IF NOT EXISTS "memory_allocations" AS
 SELECT M.id, M.guid, C.string AS category, M.nid, M.pid, M.tid, M.start, M.end,
        (M.end - M.start) AS duration, M.type, M.level, A.name AS agent_name,

@@ -1,5 +1,5 @@
 -- rocpd schema version 3 (rocprofv3-facts §4.1-§4.2). {{uuid}} expands to "_<uuid>", {{guid}} to
--- the dashed GUID. Physical tables carry the uuid suffix; rocpd_views.sql adds the plain names.
+-- the dashed GUID. Physical tables carry the uuid suffix, rocpd_views.sql adds the plain names.
 CREATE TABLE IF NOT EXISTS "rocpd_metadata{{uuid}}" (
     "id" INTEGER PRIMARY KEY AUTOINCREMENT,
     "tag" TEXT NOT NULL,

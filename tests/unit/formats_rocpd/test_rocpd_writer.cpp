@@ -253,4 +253,49 @@ TEST(rocpd_writer, repeated_correlation_ids_keep_every_region) {
   EXPECT_EQ(out, std::to_string(t.api.size()) + "\n");
 }
 
+// Agent row ids are node ids. A backend that leaves them unset (every agent node 0) or a record
+// naming an agent the definitions lack must still give every agent a row of its own, with the
+// records joined to the right one (AMD's views join agents with inner joins).
+TEST(rocpd_writer, agents_with_repeated_node_ids_keep_their_rows) {
+  if (!ts::have_program("sqlite3")) GTEST_SKIP() << "sqlite3 program not found";
+  ts::temp_dir dir{"rocpd-agents"};
+  ts::synthetic_options so;
+  so.records_per_kind = 50;
+  auto t = ts::make_synthetic_trace(so);
+  for (auto& a : t.defs.agents)
+    a.node_id = 0;
+  const uint64_t unknown_agent = 999;
+  t.kernels.back().agent_id = unknown_agent;
+  trace::output_options o;
+  o.output_directory = dir.path();
+  o.file_prefix = "agents";
+  std::string error;
+  auto w = trace::make_writer("rocpd", o, &error);
+  ASSERT_TRUE(w) << error;
+  ASSERT_EQ(ts::write_synthetic_trace(*w, t, 64), "");
+  auto sql = [&](const std::string& q) {
+    int status = 0;
+    auto out = ts::run_command("sqlite3 -batch " + ts::shell_quote(o.path_for("results", "db")) +
+                                   " " + ts::shell_quote(q) + " 2>&1",
+                               &status);
+    EXPECT_EQ(status, 0) << q << "\n" << out;
+    while (!out.empty() && out.back() == '\n')
+      out.pop_back();
+    return out;
+  };
+  EXPECT_EQ(sql("SELECT COUNT(DISTINCT id) FROM rocpd_info_agent"),
+            std::to_string(t.defs.agents.size() + 1));
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM rocpd_info_agent WHERE id != absolute_index OR "
+                "id != json_extract(extdata, '$.node_id')"),
+            "0");
+  // Every dispatch but the last runs on a GPU row; the last on the row made for its handle.
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM rocpd_kernel_dispatch K JOIN rocpd_info_agent A "
+                "ON A.id = K.agent_id WHERE A.type = 'GPU'"),
+            std::to_string(t.kernels.size() - 1));
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM rocpd_kernel_dispatch K JOIN rocpd_info_agent A ON A.id = "
+                "K.agent_id WHERE A.type IS NULL AND json_extract(A.extdata, '$.handle') = " +
+                std::to_string(unknown_agent)),
+            "1");
+}
+
 }  // namespace
