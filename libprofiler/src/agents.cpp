@@ -155,11 +155,17 @@ rocprofiler_agent_id_t register_gpu_agent(const rocprofiler_agent_v0_t* agent) {
   agent_table& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   if (!t.cpus_discovered) discover_cpus(t);
+  // GPUs are numbered after every node already known (CPU nodes first), as KFD numbers its
+  // topology nodes: node ids stay unique across agent types, which rocpd rows rely on.
+  uint32_t next_node_id = 0;
+  for (const owned_agent& known : t.agents)
+    next_node_id = std::max(next_node_id, known.agent.node_id + 1);
   owned_agent& a = t.agents.emplace_back();
   a.agent = *agent;
   a.agent.size = sizeof(rocprofiler_agent_v0_t);
   a.agent.id.handle = t.agents.size();
   a.agent.type = ROCPROFILER_AGENT_TYPE_GPU;
+  a.agent.node_id = next_node_id;
   a.agent.logical_node_id = static_cast<int32_t>(t.agents.size() - 1);
   a.agent.logical_node_type_id = static_cast<int32_t>(t.gpu_count++);
   a.name = agent->name != nullptr ? agent->name : "";

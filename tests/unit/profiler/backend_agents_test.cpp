@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,11 +67,14 @@ TEST(backend_loader, plugin_registers_an_agent_and_emits_through_the_core) {
   ASSERT_NE(enabled, nullptr);
 
   bool gpu_found = false;
-  for (const auto& a : agents())
+  std::set<uint32_t> node_ids;
+  for (const auto& a : agents()) {
+    EXPECT_TRUE(node_ids.insert(a.node_id).second) << "node id " << a.node_id << " is repeated";
     if (a.type == ROCPROFILER_AGENT_TYPE_GPU && std::string(a.product_name) == "Test GPU") {
       gpu_found = true;
       EXPECT_EQ(a.cu_count, 132u);
     }
+  }
   EXPECT_TRUE(gpu_found);
 
   const char* op_name = nullptr;
