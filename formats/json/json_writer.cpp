@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "common/agent_json.hpp"
 #include "json/json_text.hpp"
 #include "json/json_writer.hpp"
 #include "rocprof/formats/agent_names.hpp"
@@ -127,74 +128,6 @@ ojson stats_json(const duration_stats& s) {
                {"sqr", s.sum_squares}, {"min", s.count ? s.min : 0},
                {"max", s.max},         {"mean", s.average()},
                {"stddev", s.stddev()}, {"variance", s.variance()}};
-}
-
-ojson agent_json(const agent_info& a) {
-  ojson j;
-  j["size"] = sizeof(agent_info);
-  j["id"] = {{"handle", a.id}};
-  j["type"] = static_cast<int>(a.type);
-  j["cpu_cores_count"] = a.cpu_cores_count;
-  j["simd_count"] = a.simd_count;
-  j["mem_banks_count"] = 0;
-  j["caches_count"] = 0;
-  j["io_links_count"] = 0;
-  j["cpu_core_id_base"] = a.cpu_core_id_base;
-  j["simd_id_base"] = a.simd_id_base;
-  j["max_waves_per_simd"] = a.max_waves_per_simd;
-  j["lds_size_in_kb"] = a.lds_size_in_kb;
-  j["gds_size_in_kb"] = a.gds_size_in_kb;
-  j["num_gws"] = a.num_gws;
-  j["wave_front_size"] = a.wave_front_size;
-  j["num_xcc"] = a.num_xcc;
-  j["cu_count"] = a.cu_count;
-  j["array_count"] = a.array_count;
-  j["num_shader_banks"] = a.num_shader_banks;
-  j["simd_arrays_per_engine"] = a.simd_arrays_per_engine;
-  j["cu_per_simd_array"] = a.cu_per_simd_array;
-  j["simd_per_cu"] = a.simd_per_cu;
-  j["max_slots_scratch_cu"] = a.max_slots_scratch_cu;
-  j["gfx_target_version"] = a.gfx_target_version;
-  j["vendor_id"] = a.vendor_id;
-  j["device_id"] = a.device_id;
-  j["location_id"] = a.location_id;
-  j["domain"] = a.domain;
-  j["drm_render_minor"] = a.drm_render_minor;
-  j["num_sdma_engines"] = a.num_sdma_engines;
-  j["num_sdma_xgmi_engines"] = a.num_sdma_xgmi_engines;
-  j["num_sdma_queues_per_engine"] = a.num_sdma_queues_per_engine;
-  j["num_cp_queues"] = a.num_cp_queues;
-  j["max_engine_clk_ccompute"] = a.max_engine_clk_ccompute;
-  j["max_engine_clk_fcompute"] = a.max_engine_clk_fcompute;
-  j["sdma_fw_version"] = {{"Value", a.sdma_fw_version}};
-  j["fw_version"] = {{"Value", a.fw_version}};
-  j["capability"] = {{"Value", a.capability}};
-  j["cu_per_engine"] = a.cu_per_engine;
-  j["max_waves_per_cu"] = a.max_waves_per_cu;
-  j["family_id"] = a.family_id;
-  j["workgroup_max_size"] = a.workgroup_max_size;
-  j["grid_max_size"] = a.grid_max_size;
-  j["local_mem_size"] = a.local_mem_size;
-  j["hive_id"] = a.hive_id;
-  j["gpu_id"] = a.gpu_id;
-  j["workgroup_max_dim"] = {
-      {"x", a.workgroup_max_dim[0]}, {"y", a.workgroup_max_dim[1]}, {"z", a.workgroup_max_dim[2]}};
-  j["grid_max_dim"] = {
-      {"x", a.grid_max_dim[0]}, {"y", a.grid_max_dim[1]}, {"z", a.grid_max_dim[2]}};
-  j["name"] = a.name;
-  j["vendor_name"] = a.vendor_name;
-  j["product_name"] = a.product_name;
-  j["model_name"] = a.model_name;
-  j["node_id"] = a.node_id;
-  j["logical_node_id"] = a.logical_node_id;
-  j["logical_node_type_id"] = a.logical_node_type_id;
-  j["runtime_visibility"] = ojson::object();
-  j["uuid"] = {{"text", a.uuid}};
-  j["mem_banks"] = ojson::array();
-  j["caches"] = ojson::array();
-  j["io_links"] = ojson::array();
-  j["gpu_index"] = a.type == agent_type::gpu ? static_cast<int64_t>(a.logical_node_type_id) : -1;
-  return j;
 }
 
 ojson parse_or_empty(const std::string& text) {
@@ -501,7 +434,7 @@ json_writer::head json_writer::build_head() const {
 
   ojson agents = ojson::array();
   for (const auto& a : d.agents)
-    agents.push_back(agent_json(a));
+    agents.push_back(formats::agent_json(a));
 
   ojson counters = ojson::array();
   for (const auto& c : d.counters)

@@ -13,7 +13,7 @@
 #include <unordered_set>
 
 #include "json/json_text.hpp"
-#include "rocpd/agent_extdata.hpp"
+#include "common/agent_json.hpp"
 #include "rocpd/rocpd_schema.hpp"
 #include "rocpd/sqlite_db.hpp"
 #include "rocprof/formats/agent_names.hpp"
@@ -337,7 +337,7 @@ void rocpd_writer::write_agent(bulk_insert& rows, const agent_info& agent, int64
   rows.text(a.vendor_name);
   rows.text(a.product_name);
   rows.text(a.product_name);
-  rows.text(agent_extdata(a));
+  rows.text(formats::agent_json(a).dump());
   rows.end_row();
 }
 

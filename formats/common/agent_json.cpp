@@ -1,8 +1,6 @@
-#include "rocpd/agent_extdata.hpp"
+#include "common/agent_json.hpp"
 
-#include <nlohmann/json.hpp>
-
-namespace rocprof::formats::rocpd {
+namespace rocprof::formats {
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -55,7 +53,7 @@ ojson dim3(const uint32_t (&v)[3]) {
 
 }  // namespace
 
-std::string agent_extdata(const trace::agent_info& a) {
+ojson agent_json(const trace::agent_info& a) {
   auto j = ojson::parse(a.extdata_json, nullptr, false);
   if (j.is_discarded() || !j.is_object()) j = ojson::object();
   j["size"] = sizeof(trace::agent_info);
@@ -113,6 +111,8 @@ std::string agent_extdata(const trace::agent_info& a) {
   j["node_id"] = a.node_id;
   j["logical_node_id"] = a.logical_node_id;
   j["logical_node_type_id"] = a.logical_node_type_id;
+  j["runtime_visibility"] = ojson::object();
+  j["uuid"] = {{"text", a.uuid}};
   j["mem_banks"] = ojson::array();
   j["caches"] = ojson::array();
   j["io_links"] = ojson::array();
@@ -121,7 +121,7 @@ std::string agent_extdata(const trace::agent_info& a) {
   // Ours: the agent handle the records use, and the device UUID text where known.
   j["handle"] = a.id;
   j["device_uuid"] = a.uuid;
-  return j.dump();
+  return j;
 }
 
-}  // namespace rocprof::formats::rocpd
+}  // namespace rocprof::formats
