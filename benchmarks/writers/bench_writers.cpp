@@ -2,7 +2,12 @@
 // batches to each format. Prints records/s, bytes per record and peak RSS. Each format runs in a
 // child process so that its peak RSS is its own; RSS should not grow with N (streaming writers).
 //
-//   bench_writers [--records N] [--batch B] [--formats rocpd,csv,...] [--dir DIR]
+//   bench_writers [--records N] [--batch B] [--formats rocpd,csv,...] [--dir DIR] [--no-fork]
+//                 [--keep]
+//
+// --no-fork runs the formats in this process, one after the other, so that a heap profiler
+// (heaptrack, valgrind --tool=massif) sees them; peak RSS is then the process's, not per format.
+// --keep leaves the outputs in DIR/rocprof-bench-<format>-<pid> (to check or compare them).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -128,6 +133,8 @@ int main(int argc, char** argv) {
   size_t batch = 4096;
   std::vector<std::string> formats;
   std::string base = std::filesystem::temp_directory_path().string();
+  bool fork_per_format = true;
+  bool keep = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -137,6 +144,10 @@ int main(int argc, char** argv) {
       batch = std::max<size_t>(16, std::strtoull(value().c_str(), nullptr, 10));
     else if (arg == "--dir")
       base = value();
+    else if (arg == "--no-fork")
+      fork_per_format = false;
+    else if (arg == "--keep")
+      keep = true;
     else if (arg == "--formats") {
       std::string list = value();
       for (size_t p = 0; p <= list.size();) {
@@ -146,8 +157,10 @@ int main(int argc, char** argv) {
         p = q + 1;
       }
     } else {
-      std::fprintf(stderr, "usage: %s [--records N] [--batch B] [--formats a,b] [--dir DIR]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--records N] [--batch B] [--formats a,b] [--dir DIR] [--no-fork] [--keep]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -164,16 +177,22 @@ int main(int argc, char** argv) {
   for (const auto& format : formats) {
     const std::string dir = base + "/rocprof-bench-" + format + "-" + std::to_string(::getpid());
     std::filesystem::create_directories(dir);
-    const pid_t child = ::fork();
-    if (child == 0) _exit(run_format(format, records, batch, dir));
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    bool ok = false;
+    if (fork_per_format) {
+      const pid_t child = ::fork();
+      if (child == 0) _exit(run_format(format, records, batch, dir));
+      int status = 0;
+      ::waitpid(child, &status, 0);
+      ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    } else {
+      ok = run_format(format, records, batch, dir) == 0;
+    }
+    if (!ok) {
       std::fprintf(stderr, "%s: failed\n", format.c_str());
       ++failures;
     }
     std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    if (!keep) std::filesystem::remove_all(dir, ec);
   }
   return failures ? 1 : 0;
 }

@@ -12,7 +12,9 @@
 namespace rocprof::trace::otf2 {
 
 namespace {
-constexpr size_t read_batch = 4096;  // intervals read per run at a time (96 KiB)
+constexpr size_t max_read_batch = 4096;  // intervals read per run at a time (96 KiB) at most
+constexpr size_t min_read_batch = 256;   // and at least (6 KiB), however many runs there are
+constexpr size_t min_growth = 1024;      // intervals a location's vector grows by at least
 
 bool write_all(int fd, const void* data, size_t bytes, uint64_t offset) {
   const auto* p = static_cast<const char*>(data);
@@ -54,6 +56,21 @@ void interval_store::grow(size_t n) {
   runs_.resize(n);
 }
 
+void interval_store::reserve_more(size_t location) {
+  auto& v = memory_[location];
+  size_t step = std::max(v.capacity(), min_growth);  // doubling, as push_back would
+  if (reserved_ + step > budget_records_ && in_memory_ > 0) {
+    spill();
+    if (v.size() < v.capacity()) return;  // the capacity it kept from this round suffices
+  }
+  // Never past the budget, except by one minimal step for a location that has nothing yet.
+  const size_t room = budget_records_ > reserved_ ? budget_records_ - reserved_ : 0;
+  step = std::min(step, std::max(room, std::min(min_growth, budget_records_)));
+  const size_t before = v.capacity();
+  v.reserve(before + step);
+  reserved_ += v.capacity() - before;
+}
+
 void interval_store::spill() {
   in_memory_ = 0;
   if (!error_.empty()) {
@@ -87,7 +104,18 @@ void interval_store::spill() {
     }
     runs_[loc].push_back({spilled_, v.size()});
     spilled_ += v.size();
-    v.clear();  // keeps its capacity: the next batch of this location reuses it
+  }
+  // Each location keeps the capacity it used in this round (the next round of a steady mix fits
+  // without reallocating); capacity it did not use goes back to the budget.
+  reserved_ = 0;
+  for (auto& v : memory_) {
+    const size_t used = v.size();
+    v.clear();
+    if (v.capacity() > used) {
+      v.shrink_to_fit();
+      v.reserve(used);
+    }
+    reserved_ += v.capacity();
   }
 }
 
@@ -109,6 +137,9 @@ bool interval_store::drain_sorted(size_t location,
       uint64_t next = 0, left = 0;  // for runs: next file index to read, intervals left
     };
     std::vector<source> sources(runs.size() + 1);
+    // All read buffers together within half the budget: many runs read in smaller batches.
+    const size_t read_batch =
+        std::clamp<size_t>(budget_records_ / 2 / runs.size(), min_read_batch, max_read_batch);
     const auto refill = [&](source& s) {
       const size_t n = static_cast<size_t>(std::min<uint64_t>(s.left, read_batch));
       s.buffer.resize(n);
@@ -151,6 +182,7 @@ bool interval_store::drain_sorted(size_t location,
     }
     rest = std::move(sources.back().buffer);
   }
+  reserved_ -= std::min(reserved_, rest.capacity());
   std::vector<interval>().swap(rest);
   std::vector<run>().swap(runs);
   return true;

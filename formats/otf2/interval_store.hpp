@@ -1,11 +1,12 @@
 // Per-location intervals for the OTF2 writer, in bounded memory.
 //
 // OTF2 needs each location's events in time order, records arrive in recording order. Intervals
-// are kept in memory up to a budget; past it, every location's intervals are sorted and appended
-// to a spill file in the output directory as one run per location, and memory is reused. At the
-// end each location is read back as a k-way merge of its runs and its in-memory rest, so memory
-// stays at the budget plus one read buffer per run. The spill file is unlinked as soon as it is
-// created, so nothing is left behind if the process dies.
+// are kept in memory up to a budget (of reserved capacity); past it, every location's intervals
+// are sorted and appended to a spill file in the output directory as one run per location, and
+// memory is reused: each location keeps the capacity it used in the last round, so a steady mix
+// reallocates nothing. At the end each location is read back as a k-way merge of its runs and its
+// in-memory rest, with read buffers that together stay within half the budget. The spill file is
+// unlinked as soon as it is created, so nothing is left behind if the process dies.
 #pragma once
 
 #include <cstddef>
@@ -39,11 +40,16 @@ class interval_store {
   // location: a dense index 0.. chosen by the caller.
   void add(size_t location, const interval& iv) {
     if (location >= memory_.size()) grow(location + 1);
-    memory_[location].push_back(iv);
+    auto& v = memory_[location];
+    if (v.size() == v.capacity()) reserve_more(location);
+    v.push_back(iv);
     if (++in_memory_ >= budget_records_) spill();
   }
   size_t locations() const { return memory_.size(); }
   size_t spilled_runs() const { return spills_; }
+  // Memory held for intervals (capacity, not contents): within the budget, but for one minimal
+  // growth step (1024 intervals) of a location that had none when the budget was full.
+  size_t reserved_bytes() const { return reserved_ * sizeof(interval); }
 
   // Visits the location's intervals in interval_before order, then frees them. Returns false
   // (and sets error()) if the spill file could not be read, or if visit returned false.
@@ -56,9 +62,13 @@ class interval_store {
     uint64_t count = 0;
   };
   void grow(size_t n);
+  void reserve_more(size_t location);
   void spill();
 
+  // The budget counts reserved capacity, not stored intervals: vectors grow by doubling, so
+  // counting only their contents let capacity (and RSS) reach twice the budget.
   size_t budget_records_;
+  size_t reserved_ = 0;  // sum of the capacities of memory_, in intervals
   std::string directory_;
   std::vector<std::vector<interval>> memory_;
   std::vector<std::vector<run>> runs_;

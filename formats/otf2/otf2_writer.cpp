@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,10 +74,59 @@ struct metric_sample {
 OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
   return OTF2_FLUSH;
 }
-OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) {
-  return 0;
+// No post-flush callback: with one, OTF2 writes a BufferFlush event after every intermediate
+// flush, which would change the archive's events (and their counts) with the chunk policy.
+OTF2_FlushCallbacks flush_callbacks{pre_flush, nullptr};
+
+// OTF2's default chunk pool keeps every chunk of an event writer in memory until the writer is
+// closed (up to 128 MiB per writer), so the event data of the location being written (the
+// largest is a constant fraction of all records) was held in memory at finish(). This pool gives
+// each event writer at most event_chunks_per_writer chunks; when they are full, allocate returns
+// nullptr, OTF2 flushes them to the file and calls free_all, and the same chunks are reused.
+// Definition buffers (bounded by the number of distinct names) get plain heap chunks.
+constexpr size_t event_chunks_per_writer = 2;
+constexpr uint64_t event_chunk_size = 2 * 1024 * 1024;
+constexpr uint64_t definition_chunk_size = 8 * 1024 * 1024;
+
+struct chunk_pool {
+  std::vector<void*> chunks;  // owned, each of the chunk size
+  size_t used = 0;
+};
+
+void* allocate_chunk(void*, OTF2_FileType type, OTF2_LocationRef, void** per_buffer,
+                     uint64_t chunk_size) {
+  auto* pool = static_cast<chunk_pool*>(*per_buffer);
+  if (pool == nullptr) {
+    pool = new (std::nothrow) chunk_pool;
+    if (pool == nullptr) return nullptr;
+    *per_buffer = pool;
+  }
+  if (type == OTF2_FILETYPE_EVENTS && pool->used == event_chunks_per_writer)
+    return nullptr;  // full: OTF2 flushes this writer's chunks and starts over
+  if (pool->used < pool->chunks.size()) return pool->chunks[pool->used++];
+  void* chunk = std::malloc(static_cast<size_t>(chunk_size));
+  if (chunk == nullptr) return nullptr;
+  pool->chunks.push_back(chunk);
+  ++pool->used;
+  return chunk;
 }
-OTF2_FlushCallbacks flush_callbacks{pre_flush, post_flush};
+
+void free_all_chunks(void*, OTF2_FileType type, OTF2_LocationRef, void** per_buffer, bool final) {
+  auto* pool = static_cast<chunk_pool*>(*per_buffer);
+  if (pool == nullptr) return;
+  pool->used = 0;
+  if (final || type != OTF2_FILETYPE_EVENTS) {
+    // Definition chunks are not reused (they are written once); a closed writer's go back.
+    for (void* chunk : pool->chunks)
+      std::free(chunk);
+    pool->chunks.clear();
+  }
+  if (final) {
+    delete pool;
+    *per_buffer = nullptr;
+  }
+}
+OTF2_MemoryCallbacks memory_callbacks{allocate_chunk, free_all_chunks};
 
 uint64_t clock_ns(clockid_t clock) {
   timespec t{};
@@ -555,14 +606,16 @@ bool otf2_writer::write_archive() {
   fs::remove_all(dir / name, ec);
 
   OTF2_Archive* archive =
-      OTF2_Archive_Open(dir.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, 2 * 1024 * 1024,
-                        8 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+      OTF2_Archive_Open(dir.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, event_chunk_size,
+                        definition_chunk_size, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (archive == nullptr) {
     error_ = "OTF2_Archive_Open failed for " + (dir / name).string();
     return false;
   }
   const bool ok = [&] {
     ROCPROF_OTF2_CHECK(error_, OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, nullptr));
+    ROCPROF_OTF2_CHECK(error_,
+                       OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, nullptr));
     ROCPROF_OTF2_CHECK(error_, OTF2_Archive_SetSerialCollectiveCallbacks(archive));
     ROCPROF_OTF2_CHECK(error_, OTF2_Archive_SetCreator(archive, "rocprofv3-compatible profiler"));
     if (!defs_->node.hostname.empty())

@@ -84,8 +84,41 @@ TEST(IntervalStore, LargeRunsAreReadInBatches) {
   interval_store store(10000 * sizeof(interval), std::filesystem::temp_directory_path().string());
   for (const auto& iv : data[0])
     store.add(0, iv);
-  EXPECT_EQ(store.spilled_runs(), 3u);  // runs of 10000 intervals, read 4096 at a time
+  EXPECT_EQ(store.spilled_runs(), 3u);  // runs of 10000 intervals, read in batches of 1666
   expect_sorted_permutation(store, 0, data[0]);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(IntervalStore, ReservedMemoryStaysWithinTheBudget) {
+  // Locations that take turns growing (a mix that shifts over time): vectors that grow by
+  // doubling used to hold up to twice the budget; reserved capacity now stays within it.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("rocprof_interval_reserved_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  constexpr size_t budget = 50'000 * sizeof(interval);
+  interval_store store(budget, dir.string());
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<interval>> want(6);
+  size_t peak = 0;
+  for (size_t i = 0; i < 600'000; ++i) {
+    // Phase p favours location p % 6: three quarters of its records go there.
+    const size_t phase = i / 50'000;
+    const size_t loc = rng() % 4 != 0 ? phase % 6 : rng() % 6;
+    const uint64_t start = rng() % 1'000'000;
+    const interval iv{start, start + rng() % 100, static_cast<uint32_t>(i), 0};
+    store.add(loc, iv);
+    want[loc].push_back(iv);
+    peak = std::max(peak, store.reserved_bytes());
+  }
+  EXPECT_GT(store.spilled_runs(), 5u);
+  EXPECT_LE(peak, budget + 1024 * sizeof(interval));
+  for (size_t loc = 0; loc < want.size(); ++loc)
+    expect_sorted_permutation(store, loc, want[loc]);
+  EXPECT_EQ(store.reserved_bytes(), 0u);  // drained locations give their memory back
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

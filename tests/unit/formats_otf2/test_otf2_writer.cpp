@@ -240,3 +240,54 @@ TEST_F(Otf2Writer, RewritesAnExistingArchive) {
 }
 
 }  // namespace
+
+TEST_F(Otf2Writer, LongLocationsAreFlushedChunkByChunk) {
+  // One thread with 300 000 API calls: its event file (~9 MB) is larger than the two 2 MiB chunks
+  // an event writer holds in memory, so OTF2 flushes it mid-location. The archive must still
+  // validate and hold every call, with no BufferFlush record added by the flushes.
+  ts::synthetic_options so;
+  so.threads = 1;
+  so.counters = 0;
+  const auto defs = ts::make_synthetic_definitions(so);
+  const auto dir = test_dir("chunks");
+  tr::output_options options;
+  options.output_directory = dir.string();
+  options.file_prefix = "long";
+  auto w = tr::make_otf2_writer(options);
+  w->begin(defs);
+  std::vector<tr::api_record> api;
+  size_t expected = 0;
+  constexpr size_t total = 300'000, batch = 4096;
+  for (size_t first = 0; first < total; first += batch) {
+    api.clear();
+    ts::generate_api(so, defs, first, std::min(batch, total - first), api);
+    for (const auto& r : api)  // marks (start = end markers) are not written (§7)
+      if (!(r.domain == tr::api_domain::marker_core_range && r.start_ns == r.end_ns)) ++expected;
+    w->write(tr::make_span(api));
+  }
+  ASSERT_EQ(w->finish(), "");
+
+  uint64_t largest = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "long_results"))
+    if (entry.path().extension() == ".evt")
+      largest = std::max<uint64_t>(largest, std::filesystem::file_size(entry.path()));
+  EXPECT_GT(largest, uint64_t{4} << 20) << "the flush path was not exercised";
+
+  const std::string anchor = options.path_for("results", "otf2");
+  const auto [check, check_out] =
+      run(std::string(ROCPROF_OTF2_PRINT) + " --silent -Werror '" + anchor + "' 2>&1");
+  EXPECT_EQ(check, 0) << check_out;
+  const auto [status, out] = run(std::string(ROCPROF_OTF2_PRINT) + " '" + anchor + "'");
+  ASSERT_EQ(status, 0);
+  size_t enters = 0, leaves = 0, flushes = 0;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("ENTER ", 0) == 0) ++enters;
+    if (line.rfind("LEAVE ", 0) == 0) ++leaves;
+    if (line.rfind("BUFFER_FLUSH", 0) == 0) ++flushes;
+  }
+  EXPECT_EQ(enters, expected);
+  EXPECT_EQ(leaves, expected);
+  EXPECT_EQ(flushes, 0u);
+}
