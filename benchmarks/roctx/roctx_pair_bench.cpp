@@ -1,22 +1,16 @@
-// Cost of a roctxRangePushA + roctxRangePop pair with a tool configured (marker buffer tracing
-// on, LOSSLESS buffer, records delivered on the core's callback thread), on 1 and 8 threads,
-// printed as a ratio to two clock_gettime(CLOCK_BOOTTIME) calls measured in the same run.
+// Cost of a roctxRangePushA + roctxRangePop pair with a minimal tool configured in-process
+// (marker buffer tracing on, LOSSLESS buffer, records counted on the core's callback thread),
+// on 1 and 8 threads, printed as a ratio to two clock_gettime(CLOCK_BOOTTIME) calls measured in
+// the same run. roctx_pair_app measures the same pair with the real tool library loaded.
 //
-// Each thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) is what is measured, so that 8 threads
-// on fewer cores compare like with like: the baseline runs on the same number of threads.
 // Exits non-zero only if records were lost (the ratio is reported, not enforced: shared
 // machines are noisy).
-#include <rocprofiler-sdk-roctx/roctx.h>
 #include <rocprofiler-sdk/rocprofiler.h>
-#include <time.h>
 
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <thread>
-#include <vector>
+
+#include "pair_timing.hpp"
 
 namespace {
 
@@ -51,72 +45,15 @@ rocprofiler_tool_configure_result_t* configure(uint32_t, const char*, uint32_t,
   return &result;
 }
 
-uint64_t thread_cpu_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
-// Runs body(iterations) on `threads` threads; returns CPU ns per iteration (all threads).
-template <typename Body>
-double per_iteration_ns(int threads, uint64_t iterations, Body body) {
-  std::vector<uint64_t> cpu(static_cast<size_t>(threads), 0);
-  std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t)
-    workers.emplace_back([&, t] {
-      body(iterations / 10);  // warm up: thread state, lanes, caches
-      const uint64_t start = thread_cpu_ns();
-      body(iterations);
-      cpu[static_cast<size_t>(t)] = thread_cpu_ns() - start;
-    });
-  for (auto& w : workers)
-    w.join();
-  uint64_t total = 0;
-  for (uint64_t c : cpu)
-    total += c;
-  return static_cast<double>(total) /
-         static_cast<double>(iterations * static_cast<uint64_t>(threads));
-}
-
-void two_clock_calls(uint64_t n) {
-  timespec a{}, b{};
-  for (uint64_t i = 0; i < n; ++i) {
-    clock_gettime(CLOCK_BOOTTIME, &a);
-    clock_gettime(CLOCK_BOOTTIME, &b);
-    asm volatile("" : : "r"(&a), "r"(&b) : "memory");  // keep both calls
-  }
-}
-
-void push_pop_pairs(uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) {
-    roctxRangePushA("benchmark range");
-    roctxRangePop();
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  uint64_t iterations = 2000000;
-  std::vector<int> thread_counts{1, 8};
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc)
-      iterations = std::strtoull(argv[++i], nullptr, 10);
-  }
+  const roctx_bench::options options = roctx_bench::options_from(argc, argv);
   if (rocprofiler_force_configure(configure) != ROCPROFILER_STATUS_SUCCESS) {
     std::fprintf(stderr, "cannot configure the benchmark tool\n");
     return 2;
   }
-  uint64_t expected = 0;
-  for (int threads : thread_counts) {
-    const double clock_ns = per_iteration_ns(threads, iterations, two_clock_calls);
-    const double pair_ns = per_iteration_ns(threads, iterations, push_pop_pairs);
-    expected += static_cast<uint64_t>(threads) * (iterations + iterations / 10);
-    std::printf(
-        "roctx push+pop pair, %d thread%s: %.1f ns; two clock_gettime(CLOCK_BOOTTIME): %.1f ns; "
-        "ratio %.2f (goal <= 2)\n",
-        threads, threads == 1 ? "" : "s", pair_ns, clock_ns, pair_ns / clock_ns);
-  }
+  const uint64_t expected = roctx_bench::measure_and_print("minimal tool", options);
   rocprofiler_flush_buffer(g_buf);
   const uint64_t got = g_records.load();
   std::printf("records delivered: %llu of %llu, dropped: %llu\n",

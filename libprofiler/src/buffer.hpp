@@ -9,17 +9,21 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
 #include "limits.hpp"
 #include "rocprofiler-sdk/buffer.h"
+#include "thread_state.hpp"
 
 namespace rocprof::core {
 
 struct callback_thread;
 struct thread_state;
 struct buffer;
+
+struct lane;
 
 struct block {
   static constexpr uint32_t free_state = 0;    // owned by nobody; the lane may take it
@@ -30,6 +34,7 @@ struct block {
   size_t delivered = 0;              // bytes already given to the callback (consumer side)
   block* next_full = nullptr;        // link in buffer::full
   unsigned char* data = nullptr;
+  lane* owner = nullptr;  // the lane this block belongs to
 };
 
 // Cache-line aligned: lanes of different threads are written concurrently.
@@ -40,6 +45,9 @@ struct alignas(64) lane {
   std::atomic<block*> active{nullptr};
   size_t used = 0;  // writer only: bytes used in the active block
   std::atomic<uint64_t> dropped{0};
+  // A futex word: 1 while the lane's writer sleeps (LOSSLESS, both blocks in delivery). The
+  // consumer that frees one of the lane's blocks clears it and wakes the writer, and only then.
+  std::atomic<uint32_t> waiting{0};
   lane* next = nullptr;  // link in buffer::lanes (append only)
 };
 
@@ -71,12 +79,55 @@ inline uint64_t buffer_handle(uint32_t index) {
 }
 buffer* find_buffer(rocprofiler_buffer_id_t id);
 
+/// Entry layout in a block: [entry size][record header][record, padded to 8 bytes].
+inline constexpr size_t entry_overhead = sizeof(uint64_t) + sizeof(rocprofiler_record_header_t);
+inline constexpr size_t entry_size_of(size_t record_size) {
+  return entry_overhead + ((record_size + 7u) & ~size_t{7});
+}
+
+/// Slow paths of buffer_reserve and buffer_commit (first use, block switch, drop, watermark).
+void* buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
+                          size_t size);
+void buffer_after_watermark(buffer* b, lane* l, block* current);
+
+/// Writes an entry's size and record header at `at`; returns where the record goes.
+inline void* write_entry_header(unsigned char* at, size_t need, uint32_t category, uint32_t kind) {
+  const uint64_t entry_size = need;
+  std::memcpy(at, &entry_size, sizeof(entry_size));
+  auto* header = reinterpret_cast<rocprofiler_record_header_t*>(at + sizeof(uint64_t));
+  header->hash = static_cast<uint64_t>(category) | (static_cast<uint64_t>(kind) << 32);
+  header->category = category;
+  header->kind = kind;
+  header->payload = at + entry_overhead;
+  return at + entry_overhead;
+}
+
 /// HOT. Reserves room for one record of `size` bytes in the calling thread's lane and writes
 /// its header; returns where the record goes, nullptr if it is dropped. The caller fills it
-/// and calls buffer_commit(b, st) before reserving again.
-void* buffer_reserve(buffer* b, thread_state* st, uint32_t category, uint32_t kind, size_t size);
+/// and calls buffer_commit(b, st) before reserving again. Inline: the common case (the lane's
+/// active block has room) is a few loads and stores with the sizes known at compile time.
+inline void* buffer_reserve(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
+                            size_t size) {
+  lane* l = st->lanes[b->index];
+  const size_t need = entry_size_of(size);
+  if (__builtin_expect(l != nullptr && l->used + need <= b->capacity, 1) &&
+      !b->destroyed.load(std::memory_order_relaxed)) {
+    if (block* current = l->active.load(std::memory_order_relaxed)) {
+      void* record = write_entry_header(current->data + l->used, need, category, kind);
+      l->used += need;
+      return record;
+    }
+  }
+  return buffer_reserve_slow(b, st, category, kind, size);
+}
+
 /// HOT. Publishes the reserved record to the consumer.
-void buffer_commit(buffer* b, thread_state* st);
+inline void buffer_commit(buffer* b, thread_state* st) {
+  lane* l = st->lanes[b->index];
+  block* current = l->active.load(std::memory_order_relaxed);
+  current->committed.store(l->used, std::memory_order_release);
+  if (__builtin_expect(l->used >= b->watermark, 0)) buffer_after_watermark(b, l, current);
+}
 /// HOT. reserve + copy + commit. False if dropped.
 bool buffer_write(buffer* b, thread_state* st, uint32_t category, uint32_t kind, const void* record,
                   size_t size);

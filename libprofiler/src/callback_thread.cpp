@@ -1,6 +1,7 @@
 #include "callback_thread.hpp"
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,6 +46,9 @@ size_t deliver_all(callback_thread* t, std::unique_lock<std::mutex>& lock, bool 
 
 void thread_main(callback_thread* t) {
   t->tid.store(static_cast<uint64_t>(syscall(SYS_gettid)));
+  // The default 50 us timer slack would double the busy poll period, and writers that find
+  // both of their blocks still in delivery must wait.
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   std::unique_lock<std::mutex> lock(t->mutex);
   int busy_polls_left = 0;
   while (!t->stop_requested) {
@@ -57,6 +61,7 @@ void thread_main(callback_thread* t) {
     const uint64_t flush_target = t->flush_requested;
     const bool flushing = flush_target != t->flush_completed;
     if (deliver_all(t, lock, flushing) > 0) busy_polls_left = busy_polls_before_idle;
+    t->polling_fast.store(busy_polls_left > 0, std::memory_order_relaxed);
     if (flushing) {
       t->flush_completed = flush_target;
       t->flushed.notify_all();

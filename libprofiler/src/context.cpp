@@ -138,6 +138,7 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_configure_buffer_tracing_servic
   if (svc.target != nullptr) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
   svc.ops.set(operations, operations_count);
   svc.target = b;
+  g_buffer_kind_contexts[kind].fetch_or(uint64_t{1} << ctx->index, std::memory_order_release);
   if (const char* backend = backend_for_buffer_kind(kind)) load_backend(backend);
   if (ctx->active.load()) contexts_changed();
   return ROCPROFILER_STATUS_SUCCESS;
@@ -158,6 +159,7 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_configure_callback_tracing_serv
   svc.ops.set(operations, operations_count);
   svc.data = callback_args;
   svc.callback = callback;
+  g_callback_kind_contexts[kind].fetch_or(uint64_t{1} << ctx->index, std::memory_order_release);
   if (const char* backend = backend_for_callback_kind(kind)) load_backend(backend);
   if (ctx->active.load()) contexts_changed();
   return ROCPROFILER_STATUS_SUCCESS;

@@ -58,6 +58,20 @@ inline std::atomic<uint32_t> g_num_contexts{0};
 alignas(64) inline std::atomic<uint64_t> g_buffer_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
 inline std::atomic<uint64_t> g_callback_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
 
+/// For each kind, the contexts (bit i: context index i) that configured a service for it. Set
+/// when the service is configured and never cleared (services never change afterwards), so the
+/// hot path visits only the contexts that may want a record instead of every context.
+static_assert(max_contexts <= 64, "context sets are 64-bit masks");
+inline std::atomic<uint64_t> g_buffer_kind_contexts[ROCPROFILER_BUFFER_TRACING_LAST] = {};
+inline std::atomic<uint64_t> g_callback_kind_contexts[ROCPROFILER_CALLBACK_TRACING_LAST] = {};
+
+/// Index of the lowest context in `set`, which it removes from the set.
+inline uint32_t take_lowest_context(uint64_t& set) {
+  const auto i = static_cast<uint32_t>(__builtin_ctzll(set));
+  set &= set - 1;
+  return i;
+}
+
 inline uint64_t context_handle(uint32_t index) {
   return index + 1;
 }

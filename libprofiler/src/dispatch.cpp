@@ -11,8 +11,8 @@ uint32_t emit_record(thread_state* st, rocprofiler_buffer_tracing_kind_t kind,
                      rocprofiler_tracing_operation_t operation, void* record, size_t size,
                      bool fill_external) {
   uint32_t delivered = 0;
-  const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint64_t set = g_buffer_kind_contexts[kind].load(std::memory_order_acquire); set != 0;) {
+    const uint32_t i = take_lowest_context(set);
     context* ctx = g_contexts[i];
     if (!ctx->active.load(std::memory_order_relaxed)) continue;
     const buffer_service& svc = ctx->buffers[kind];
@@ -33,8 +33,9 @@ void callbacks_enter(thread_state* st, rocprofiler_callback_tracing_kind_t kind,
                      rocprofiler_correlation_id_t correlation_id, void* payload,
                      callback_set& set) {
   set.count = 0;
-  const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
-  for (uint32_t i = 0; i < n && set.count < max_callback_contexts; ++i) {
+  for (uint64_t wanted = g_callback_kind_contexts[kind].load(std::memory_order_acquire);
+       wanted != 0 && set.count < max_callback_contexts;) {
+    const uint32_t i = take_lowest_context(wanted);
     context* ctx = g_contexts[i];
     if (!ctx->active.load(std::memory_order_relaxed)) continue;
     const callback_service& svc = ctx->callbacks[kind];

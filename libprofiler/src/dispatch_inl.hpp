@@ -11,8 +11,8 @@ template <typename Fill>
 uint32_t emit_in_place(thread_state* st, rocprofiler_buffer_tracing_kind_t kind,
                        rocprofiler_tracing_operation_t operation, size_t size, Fill&& fill) {
   uint32_t delivered = 0;
-  const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint64_t set = g_buffer_kind_contexts[kind].load(std::memory_order_acquire); set != 0;) {
+    const uint32_t i = take_lowest_context(set);
     context* ctx = g_contexts[i];
     if (!ctx->active.load(std::memory_order_relaxed)) continue;
     const buffer_service& svc = ctx->buffers[kind];

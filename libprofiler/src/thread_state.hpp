@@ -32,6 +32,7 @@ struct range_entry {
   uint64_t start_ns = 0;
   uint64_t correlation_id = 0;  // 0: not traced (no context wanted it at the push)
   uint64_t ancestor = 0;
+  int32_t level = 0;  // ranges of the same domain below this one: the push's return value
   callback_set callbacks;
 };
 

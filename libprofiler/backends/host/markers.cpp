@@ -57,33 +57,30 @@ thread_state* recording_thread() {
   return current_thread();
 }
 
-marker_record make_record(rocprofiler_buffer_tracing_kind_t kind, int32_t op, const range_entry& r,
-                          uint64_t end_ns, uint64_t tid, uint64_t end_tid, uint64_t range_id) {
-  marker_record rec{};
-  rec.size = sizeof(rec);
-  rec.kind = kind;
-  rec.operation = op;
-  rec.correlation_id.internal = r.correlation_id;
-  rec.correlation_id.ancestor = r.ancestor;
-  rec.start_timestamp = r.start_ns;
-  rec.end_timestamp = end_ns;
-  rec.thread_id = tid;
-  rec.message = r.message;
-  rec.domain = r.domain;
-  rec.end_thread_id = end_tid;
-  rec.range_id = range_id;
-  return rec;
-}
-
+// Writes the record straight into each buffer that traces the kind (every field, so no byte
+// is left from an earlier record): no copy through the stack on the hot path.
 void emit_marker(thread_state* st, rocprofiler_buffer_tracing_kind_t kind, int32_t op,
-                 marker_record& rec) {
+                 const range_entry& r, uint64_t end_ns, uint64_t tid, uint64_t end_tid,
+                 uint64_t range_id) {
+  static_assert(sizeof(marker_record) == 12 * sizeof(uint64_t), "a field is not written");
   if (!buffer_kind_on(kind)) return;
-  // Written straight into each buffer: no intermediate copy on the hot path.
-  emit_in_place(st, kind, op, sizeof(rec), [&rec](void* at, rocprofiler_user_data_t external) {
-    auto* out = static_cast<marker_record*>(at);
-    *out = rec;
-    out->correlation_id.external = external;
-  });
+  emit_in_place(st, kind, op, sizeof(marker_record),
+                [&](void* at, rocprofiler_user_data_t external) {
+                  auto* out = static_cast<marker_record*>(at);
+                  out->size = sizeof(marker_record);
+                  out->kind = kind;
+                  out->operation = op;
+                  out->correlation_id.internal = r.correlation_id;
+                  out->correlation_id.external = external;
+                  out->correlation_id.ancestor = r.ancestor;
+                  out->start_timestamp = r.start_ns;
+                  out->end_timestamp = end_ns;
+                  out->thread_id = tid;
+                  out->message = r.message;
+                  out->domain = r.domain;
+                  out->end_thread_id = end_tid;
+                  out->range_id = range_id;
+                });
 }
 
 marker_payload make_payload(const char* domain, uint64_t start_tid) {
@@ -109,8 +106,7 @@ void record_call(thread_state* st, rocprofiler_buffer_tracing_kind_t bkind,
   if (callbacks) callbacks_enter(st, ckind, op, correlation_of(r), &payload, r.callbacks);
   const uint64_t end = now_ns();
   if (callbacks) callbacks_exit(st, ckind, op, correlation_of(r), &payload, r.callbacks);
-  marker_record rec = make_record(bkind, op, r, end, st->tid, st->tid, range_id);
-  emit_marker(st, bkind, op, rec);
+  emit_marker(st, bkind, op, r, end, st->tid, st->tid, range_id);
 }
 
 // The MARKER_CORE_API view: one record per library call.
@@ -131,11 +127,13 @@ const char* intern_or_null(thread_state* st, const char* s) {
   return s != nullptr ? st->strings.intern(s) : nullptr;
 }
 
-int same_domain_depth(const thread_state* st, const char* domain) {
-  int depth = 0;
-  for (const range_entry& r : st->ranges)
-    depth += r.domain == domain ? 1 : 0;
-  return depth;
+// Nesting level of a new range of `domain`: one above the innermost open range of the domain.
+// Each range keeps its level, so neither push nor pop counts the whole stack (the innermost
+// range of the domain is usually the top of the stack).
+int32_t next_level(const thread_state* st, const char* domain) {
+  for (auto it = st->ranges.rbegin(); it != st->ranges.rend(); ++it)
+    if (it->domain == domain) return it->level + 1;
+  return 0;
 }
 
 }  // namespace
@@ -150,10 +148,11 @@ ROCPROFILER_API int rocprof_marker_push(const char* domain, const char* message)
   thread_state* st = recording_thread();
   if (st == nullptr) return 0;
   const char* dom = intern_or_null(st, domain);
-  const int level = dom == nullptr && st->ranges.empty() ? 0 : same_domain_depth(st, dom);
+  const int32_t level = next_level(st, dom);
   range_entry& r = st->ranges.emplace_back();
   r.domain = dom;
   r.start_ns = start;
+  r.level = level;
   if (traced(range_buffer_kind, range_callback_kind)) {
     r.message = intern_or_null(st, message != nullptr ? message : "");
     r.correlation_id = next_correlation_id(st);
@@ -193,11 +192,11 @@ ROCPROFILER_API int rocprof_marker_pop(const char* domain) {
         payload.args.roctxThreadRangeA.message = r.message;
         callbacks_exit(st, range_callback_kind, op, correlation_of(r), &payload, r.callbacks);
       }
-      marker_record rec = make_record(range_buffer_kind, op, r, end, st->tid, st->tid, 0);
-      emit_marker(st, range_buffer_kind, op, rec);
+      emit_marker(st, range_buffer_kind, op, r, end, st->tid, st->tid, 0);
     }
+    // The ranges of the domain below this one are exactly its level.
+    new_level = r.level;
     st->ranges.erase(std::next(it).base());
-    new_level = same_domain_depth(st, dom);
     break;
   }
   if (__builtin_expect(traced(core_buffer_kind, core_callback_kind), 0)) {
@@ -280,8 +279,7 @@ ROCPROFILER_API void rocprof_marker_stop(const char* domain, uint64_t id) {
       payload.args.roctxProcessRangeA.id = id;
       callbacks_exit(st, range_callback_kind, op, correlation_of(r), &payload, r.callbacks);
     }
-    marker_record rec = make_record(range_buffer_kind, op, r, end, start_tid, st->tid, id);
-    emit_marker(st, range_buffer_kind, op, rec);
+    emit_marker(st, range_buffer_kind, op, r, end, start_tid, st->tid, id);
     break;
   }
   if (__builtin_expect(traced(core_buffer_kind, core_callback_kind), 0)) {
@@ -315,8 +313,7 @@ ROCPROFILER_API void rocprof_marker_mark(const char* domain, const char* message
       callbacks_enter(st, range_callback_kind, op, correlation_of(r), &payload, r.callbacks);
       callbacks_exit(st, range_callback_kind, op, correlation_of(r), &payload, r.callbacks);
     }
-    marker_record rec = make_record(range_buffer_kind, op, r, now, st->tid, st->tid, 0);
-    emit_marker(st, range_buffer_kind, op, rec);
+    emit_marker(st, range_buffer_kind, op, r, now, st->tid, st->tid, 0);
   }
   if (core)
     record_core_call(st, ROCPROFILER_MARKER_CORE_API_ID_roctxMarkA, now, dom, msg, payload, 0);
