@@ -110,6 +110,24 @@ struct appender {
     fmt::format_to(std::back_inserter(out), "{{\"x\":{},\"y\":{},\"z\":{}}},", d.x, d.y, d.z);
     return *this;
   }
+  // The fields every asynchronous record (kernel, copy, set, allocation) starts with, in order.
+  appender& async_head(uint64_t size, uint64_t kind, uint64_t operation, int64_t tid,
+                       const correlation& c, uint64_t start_ns, uint64_t end_ns) {
+    return u("size", size)
+        .u("kind", kind)
+        .u("operation", operation)
+        .i("thread_id", tid)
+        .corr(c, false)
+        .u("start_timestamp", start_ns)
+        .u("end_timestamp", end_ns);
+  }
+  appender& hex_address(std::string_view k, uint64_t address) {
+    key(k);
+    out += '"';
+    append_hex_address(out, address);
+    out += "\",";
+    return *this;
+  }
   appender& str(std::string_view k, std::string_view v) {
     key(k);
     append_string(out, v);
@@ -193,13 +211,8 @@ class json_writer final : public writer {
       auto& out = begin_record(part::kernel_dispatch);
       appender a{out};
       out += '{';
-      a.u("size", sizeof(kernel_dispatch_record))
-          .u("kind", kind_kernel_dispatch)
-          .u("operation", kernel_dispatch_complete)
-          .i("thread_id", r.tid)
-          .corr(r.corr, false)
-          .u("start_timestamp", r.start_ns)
-          .u("end_timestamp", r.end_ns);
+      a.async_head(sizeof(kernel_dispatch_record), kind_kernel_dispatch, kernel_dispatch_complete,
+                   r.tid, r.corr, r.start_ns, r.end_ns);
       a.key("dispatch_info");
       out += '{';
       append_dispatch_info(a, r);
@@ -222,13 +235,8 @@ class json_writer final : public writer {
       auto& out = begin_record(part::memory_copy);
       appender a{out};
       out += '{';
-      a.u("size", sizeof(memory_copy_record))
-          .u("kind", kind_memory_copy)
-          .u("operation", static_cast<uint64_t>(r.direction))
-          .i("thread_id", r.tid)
-          .corr(r.corr, false)
-          .u("start_timestamp", r.start_ns)
-          .u("end_timestamp", r.end_ns)
+      a.async_head(sizeof(memory_copy_record), kind_memory_copy, static_cast<uint64_t>(r.direction),
+                   r.tid, r.corr, r.start_ns, r.end_ns)
           .handle("dst_agent_id", r.dst_agent_id)
           .handle("src_agent_id", r.src_agent_id)
           .u("bytes", r.bytes)
@@ -244,18 +252,10 @@ class json_writer final : public writer {
       auto& out = begin_record(part::memory_set);
       appender a{out};
       out += '{';
-      a.u("size", sizeof(memory_set_record))
-          .u("kind", kind_memory_set)
-          .u("operation", 0)
-          .i("thread_id", r.tid)
-          .corr(r.corr, false)
-          .u("start_timestamp", r.start_ns)
-          .u("end_timestamp", r.end_ns)
+      a.async_head(sizeof(memory_set_record), kind_memory_set, 0, r.tid, r.corr, r.start_ns,
+                   r.end_ns)
           .handle("agent_id", r.agent_id);
-      a.key("address");
-      out += '"';
-      append_hex_address(out, r.address);
-      out += "\",";
+      a.hex_address("address", r.address);
       a.u("bytes", r.bytes).u("value", r.value).handle("stream_id", r.stream_id).close();
       end_record(part::memory_set);
     }
@@ -267,18 +267,10 @@ class json_writer final : public writer {
       auto& out = begin_record(part::memory_allocation);
       appender a{out};
       out += '{';
-      a.u("size", sizeof(memory_allocation_record))
-          .u("kind", kind_memory_allocation)
-          .u("operation", static_cast<uint64_t>(r.operation))
-          .i("thread_id", r.tid)
-          .corr(r.corr, false)
-          .u("start_timestamp", r.start_ns)
-          .u("end_timestamp", r.end_ns)
+      a.async_head(sizeof(memory_allocation_record), kind_memory_allocation,
+                   static_cast<uint64_t>(r.operation), r.tid, r.corr, r.start_ns, r.end_ns)
           .handle("agent_id", r.agent_id);
-      a.key("address");
-      out += '"';
-      append_hex_address(out, r.address);
-      out += "\",";
+      a.hex_address("address", r.address);
       a.u("allocation_size", r.size).handle("stream_id", r.stream_id);
       if (r.memory_kind != empty_string) a.str("memory_kind", defs_->str(r.memory_kind));
       a.close();
