@@ -65,10 +65,7 @@ void activity_processor::process(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
       kernel_event e = translate(k);
-      const correlation_entry c = resolve(k.correlationId);
-      e.correlation_id = c.correlation_id;
-      e.external_id = c.external_id;
-      e.tid = c.tid;
+      attach_launch(e, k.correlationId);
       e.agent_id = agent_of(k.deviceId);
       e.kernel_id = kernel_id_of(k);
       e.dispatch_id = next_dispatch_.fetch_add(1, std::memory_order_relaxed);
@@ -79,10 +76,7 @@ void activity_processor::process(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
       memcpy_event e = translate(m);
-      const correlation_entry c = resolve(m.correlationId);
-      e.correlation_id = c.correlation_id;
-      e.external_id = c.external_id;
-      e.tid = c.tid;
+      attach_launch(e, m.correlationId);
       const uint64_t dev = agent_of(m.deviceId), host = sink_.cpu_agent_id();
       const bool src_host = e.direction == copy_direction::host_to_device ||
                             e.direction == copy_direction::host_to_host;
@@ -97,10 +91,7 @@ void activity_processor::process(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_MEMCPY2: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record);
       memcpy_event e = translate(m);
-      const correlation_entry c = resolve(m.correlationId);
-      e.correlation_id = c.correlation_id;
-      e.external_id = c.external_id;
-      e.tid = c.tid;
+      attach_launch(e, m.correlationId);
       e.src_agent_id = agent_of(m.srcDeviceId);
       e.dst_agent_id = agent_of(m.dstDeviceId);
       ++counts_.memcpys;
@@ -110,10 +101,7 @@ void activity_processor::process(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemset4&>(record);
       memset_event e = translate(m);
-      const correlation_entry c = resolve(m.correlationId);
-      e.correlation_id = c.correlation_id;
-      e.external_id = c.external_id;
-      e.tid = c.tid;
+      attach_launch(e, m.correlationId);
       e.agent_id = agent_of(m.deviceId);
       ++counts_.memsets;
       sink_.emit(e);
@@ -122,10 +110,7 @@ void activity_processor::process(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_MEMORY2: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemory4&>(record);
       allocation_event e = translate(m);
-      const correlation_entry c = resolve(m.correlationId);
-      e.correlation_id = c.correlation_id;
-      e.external_id = c.external_id;
-      e.tid = c.tid;
+      attach_launch(e, m.correlationId);
       e.agent_id = e.operation == allocation_op::allocate ? agent_of(m.deviceId) : 0;
       ++counts_.allocations;
       sink_.emit(e);

@@ -47,6 +47,14 @@ class activity_processor {
   uint64_t agent_of(uint32_t device) const;
   // The core id for a CUPTI id; assigns (and remembers) a fresh one when no callback saw it.
   correlation_entry resolve(uint32_t cupti_id);
+  // Gives GPU work the core correlation id, external id and thread its launch recorded.
+  template <typename Event>
+  void attach_launch(Event& e, uint32_t cupti_id) {
+    const correlation_entry c = resolve(cupti_id);
+    e.correlation_id = c.correlation_id;
+    e.external_id = c.external_id;
+    e.tid = c.tid;
+  }
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
 
   backend_sink& sink_;
