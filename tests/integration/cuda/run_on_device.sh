@@ -32,10 +32,9 @@ ct="$work/ctest"; mkdir -p "$ct"
   echo "add_test(cuda.cuda_app_standalone $py $tests/check_cuda_app_standalone.py $prefix/bin/cuda_app $plugin $work)"
   echo "add_test(cuda.torch_matmul $py $tests/check_torch_matmul.py $root/tests/apps/torch_matmul/torch_matmul.py $plugin $work $cli)"
   echo "add_test(cuda.launch_overhead $py $root/benchmarks/cuda_launch/run_cuda_launch.py --bench $prefix/bin/cuda_launch_bench --plugin $plugin --bare $prefix/lib/libbare_cupti_collector.so --runs 1 --launches 2000)"
-  [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_app $py $tests/check_cli_cuda_app.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
-  [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_app cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
 } > "$ct/CTestTestfile.cmake"
 echo "== ctest -L gpu"
