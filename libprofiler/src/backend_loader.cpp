@@ -107,11 +107,9 @@ void svc_emit_buffer_record(rocprofiler_buffer_tracing_kind_t kind, const void* 
     report_dropped(kind, 1);
     return;
   }
-  alignas(16) unsigned char copy[max_record_size];
-  std::memcpy(copy, record, size);
   rocprofiler_tracing_operation_t op = 0;
-  std::memcpy(&op, copy + 12, sizeof(op));
-  emit_record(st, kind, op, copy, size, (flags & ROCPROF_EMIT_FILL_EXTERNAL) != 0);
+  std::memcpy(&op, static_cast<const unsigned char*>(record) + 12, sizeof(op));
+  emit_record(st, kind, op, record, size, (flags & ROCPROF_EMIT_FILL_EXTERNAL) != 0);
 }
 
 void svc_api_enter(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind_t kind,

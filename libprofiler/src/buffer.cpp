@@ -185,15 +185,6 @@ void buffer_after_watermark(buffer* b, lane* l, block* current) {
   }
 }
 
-bool buffer_write(buffer* b, thread_state* st, uint32_t category, uint32_t kind, const void* record,
-                  size_t size) {
-  void* at = buffer_reserve(b, st, category, kind, size);
-  if (at == nullptr) return false;
-  std::memcpy(at, record, size);
-  buffer_commit(b, st);
-  return true;
-}
-
 void release_lane(lane* l) {
   buffer* b = l->owner;
   block* current = l->active.load(std::memory_order_relaxed);

@@ -128,9 +128,6 @@ inline void buffer_commit(buffer* b, thread_state* st) {
   current->committed.store(l->used, std::memory_order_release);
   if (__builtin_expect(l->used >= b->watermark, 0)) buffer_after_watermark(b, l, current);
 }
-/// HOT. reserve + copy + commit. False if dropped.
-bool buffer_write(buffer* b, thread_state* st, uint32_t category, uint32_t kind, const void* record,
-                  size_t size);
 /// Thread exit: hands the lane's recorded data over and lets another thread reuse the lane.
 void release_lane(lane* l);
 /// Delivers handed-over blocks (and, with include_active, what every thread's active block

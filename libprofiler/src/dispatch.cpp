@@ -4,28 +4,20 @@
 
 #include "buffer.hpp"
 #include "context.hpp"
+#include "dispatch_inl.hpp"
 
 namespace rocprof::core {
 
 uint32_t emit_record(thread_state* st, rocprofiler_buffer_tracing_kind_t kind,
-                     rocprofiler_tracing_operation_t operation, void* record, size_t size,
+                     rocprofiler_tracing_operation_t operation, const void* record, size_t size,
                      bool fill_external) {
-  uint32_t delivered = 0;
-  for (uint64_t set = g_buffer_kind_contexts[kind].load(std::memory_order_acquire); set != 0;) {
-    const uint32_t i = take_lowest_context(set);
-    context* ctx = g_contexts[i];
-    if (!ctx->active.load(std::memory_order_relaxed)) continue;
-    const buffer_service& svc = ctx->buffers[kind];
-    if (svc.target == nullptr || !svc.ops.test(operation)) continue;
-    if (fill_external) {
-      const rocprofiler_user_data_t ext = external_id(*st, i);
-      std::memcpy(static_cast<unsigned char*>(record) + external_offset, &ext, sizeof(ext));
-    }
-    if (buffer_write(svc.target, st, ROCPROFILER_BUFFER_CATEGORY_TRACING,
-                     static_cast<uint32_t>(kind), record, size))
-      ++delivered;
-  }
-  return delivered;
+  return emit_in_place(st, kind, operation, size,
+                       [&](void* at, const rocprofiler_user_data_t& external) {
+                         std::memcpy(at, record, size);
+                         if (fill_external)
+                           std::memcpy(static_cast<unsigned char*>(at) + external_offset, &external,
+                                       sizeof(external));
+                       });
 }
 
 void callbacks_enter(thread_state* st, rocprofiler_callback_tracing_kind_t kind,

@@ -38,10 +38,10 @@ inline uint64_t next_correlation_id(thread_state* st) {
 inline constexpr size_t external_offset = 24;
 
 /// Copies `record` (of `size` bytes) into the buffer of every active context tracing
-/// kind/operation. With fill_external, correlation_id.external is set per context from the
-/// calling thread's stack (the record is modified in place). Returns how many got it.
+/// kind/operation. With fill_external, each copy's correlation_id.external is set per context
+/// from the calling thread's stack. Returns how many got it.
 uint32_t emit_record(thread_state* st, rocprofiler_buffer_tracing_kind_t kind,
-                     rocprofiler_tracing_operation_t operation, void* record, size_t size,
+                     rocprofiler_tracing_operation_t operation, const void* record, size_t size,
                      bool fill_external);
 
 /// Like emit_record, but builds the record in place: fill(void* destination,
