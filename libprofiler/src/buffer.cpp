@@ -33,8 +33,8 @@ uint32_t* futex_word(std::atomic<uint32_t>& word) {
   return reinterpret_cast<uint32_t*>(&word);
 }
 
-// LOSSLESS with both blocks still being delivered: wait for the consumer. This is the only
-// place a writer may sleep. It wakes the callback thread (unless that polls at its busy period
+// LOSSLESS with every block of the lane still being delivered: wait for the consumer. This is the
+// only place a writer may sleep. It wakes the callback thread (unless that polls at its busy period
 // anyway), then sleeps on its lane's futex until the consumer frees one of the lane's blocks,
 // which wakes this writer alone: one sleep per wait. (Yields and short timed sleeps, or one
 // wake-up for every waiting writer, cost a writer a system call and a context switch every few
@@ -91,6 +91,7 @@ void hand_over(buffer* b, block* full) {
 void begin_block(lane* l, block* next) {
   next->state.store(block::active_state, std::memory_order_relaxed);
   l->used = 0;
+  l->write_base = next->data;
   l->active.store(next, std::memory_order_release);
 }
 
@@ -105,11 +106,16 @@ lane* claim_lane(buffer* b) {
   auto* l = new (std::nothrow) lane();
   if (l == nullptr) return nullptr;
   l->owner = b;
+  l->capacity = b->capacity;
+  l->watermark = b->watermark;
   l->claimed.store(true, std::memory_order_relaxed);
   for (block& blk : l->blocks) {
     blk.owner = l;
     blk.data = static_cast<unsigned char*>(std::aligned_alloc(4096, b->capacity));
     if (blk.data == nullptr) return nullptr;  // leaks the lane: out of memory anyway
+    // Touch every page now: a first-touch page fault costs about a microsecond, which the
+    // hot path would otherwise pay every 32 records of the first pass through each block.
+    std::memset(blk.data, 0, b->capacity);
   }
   lane* head = b->lanes.load(std::memory_order_relaxed);
   do {
@@ -144,8 +150,7 @@ buffer* find_buffer(rocprofiler_buffer_id_t id) {
   return g_buffers[id.handle - 1];
 }
 
-void* buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
-                          size_t size) {
+lane* thread_lane(buffer* b, thread_state* st) {
   if (b->destroyed.load(std::memory_order_relaxed)) return nullptr;
   lane* l = st->lanes[b->index];
   if (__builtin_expect(l == nullptr, 0)) {
@@ -153,10 +158,17 @@ void* buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32
     if (l == nullptr) return nullptr;
     st->lanes[b->index] = l;
   }
+  return l;
+}
+
+reservation buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
+                                size_t size) {
+  lane* l = thread_lane(b, st);
+  if (l == nullptr) return {};
   const size_t need = entry_size_of(size);
   if (need > b->capacity) {
     l->dropped.fetch_add(1, std::memory_order_relaxed);
-    return nullptr;
+    return {};
   }
   block* current = l->active.load(std::memory_order_relaxed);
   if (current == nullptr || l->used + need > b->capacity) {
@@ -165,7 +177,7 @@ void* buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32
                       : other_free_block(l, current);
     if (next == nullptr) {
       l->dropped.fetch_add(1, std::memory_order_relaxed);
-      return nullptr;
+      return {};
     }
     if (current != nullptr) hand_over(b, current);
     begin_block(l, next);
@@ -173,10 +185,10 @@ void* buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32
   }
   void* record = write_entry_header(current->data + l->used, need, category, kind);
   l->used += need;
-  return record;
+  return reservation{record, l, current};
 }
 
-// Watermark: hand the block over if the other one is free; otherwise keep filling this one
+// Watermark: hand the block over if another one is free; otherwise keep filling this one
 // (LOSSLESS waits only once it is really full).
 void buffer_after_watermark(buffer* b, lane* l, block* current) {
   if (block* next = other_free_block(l, current)) {
@@ -196,6 +208,7 @@ void release_lane(lane* l) {
     }
   }
   l->active.store(nullptr, std::memory_order_release);
+  l->write_base = nullptr;
   l->used = 0;
   l->claimed.store(false, std::memory_order_release);
 }

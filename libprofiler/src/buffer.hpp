@@ -1,7 +1,7 @@
-// Buffers. Each recording thread owns a lane per buffer: two preallocated blocks of the
-// buffer's size. The writer appends fixed records to its active block and publishes them with
-// one release store; a block that reached the watermark (or is full) goes to the buffer's
-// callback thread through a lock-free list and the writer switches to the other block.
+// Buffers. Each recording thread owns a lane per buffer: blocks_per_lane preallocated blocks of
+// the buffer's size. The writer appends fixed records to its active block and publishes them
+// with one release store; a block that reached the watermark (or is full) goes to the buffer's
+// callback thread through a lock-free list and the writer switches to a free block.
 // Delivery, flush and discard run on the consumer side under the buffer's mutex, which
 // writers never take.
 #pragma once
@@ -41,11 +41,16 @@ struct block {
 struct alignas(64) lane {
   buffer* owner = nullptr;
   std::atomic<bool> claimed{false};
-  block blocks[2];
+  block blocks[blocks_per_lane];
   std::atomic<block*> active{nullptr};
-  size_t used = 0;  // writer only: bytes used in the active block
+  // Writer only: the active block's data (nullptr: none yet, take the slow path) and the
+  // bytes used in it; the buffer's sizes copied here so that a reservation reads one object.
+  unsigned char* write_base = nullptr;
+  size_t used = 0;
+  size_t capacity = 0;
+  size_t watermark = 0;
   std::atomic<uint64_t> dropped{0};
-  // A futex word: 1 while the lane's writer sleeps (LOSSLESS, both blocks in delivery). The
+  // A futex word: 1 while the lane's writer sleeps (LOSSLESS, every block in delivery). The
   // consumer that frees one of the lane's blocks clears it and wakes the writer, and only then.
   std::atomic<uint32_t> waiting{0};
   lane* next = nullptr;  // link in buffer::lanes (append only)
@@ -85,9 +90,17 @@ inline constexpr size_t entry_size_of(size_t record_size) {
   return entry_overhead + ((record_size + 7u) & ~size_t{7});
 }
 
+/// Room for one record in the calling thread's lane, as buffer_reserve found it; the lane
+/// and block travel to buffer_commit so that it does not look them up again.
+struct reservation {
+  void* record = nullptr;  // where the record goes; nullptr: dropped
+  lane* l = nullptr;
+  block* blk = nullptr;
+};
+
 /// Slow paths of buffer_reserve and buffer_commit (first use, block switch, drop, watermark).
-void* buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
-                          size_t size);
+reservation buffer_reserve_slow(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
+                                size_t size);
 void buffer_after_watermark(buffer* b, lane* l, block* current);
 
 /// Writes an entry's size and record header at `at`; returns where the record goes.
@@ -102,32 +115,41 @@ inline void* write_entry_header(unsigned char* at, size_t need, uint32_t categor
   return at + entry_overhead;
 }
 
-/// HOT. Reserves room for one record of `size` bytes in the calling thread's lane and writes
-/// its header; returns where the record goes, nullptr if it is dropped. The caller fills it
-/// and calls buffer_commit(b, st) before reserving again. Inline: the common case (the lane's
-/// active block has room) is a few loads and stores with the sizes known at compile time.
-inline void* buffer_reserve(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
-                            size_t size) {
-  lane* l = st->lanes[b->index];
+/// HOT. Reserves room for one record of `size` bytes in the calling thread's lane `l` of its
+/// buffer and writes its header. The caller fills reservation::record (unless it is nullptr:
+/// dropped) and calls buffer_commit before reserving again. Inline: the common case (the
+/// active block has room) reads only the lane, with the sizes known at compile time.
+inline reservation lane_reserve(lane* l, thread_state* st, uint32_t category, uint32_t kind,
+                                size_t size) {
   const size_t need = entry_size_of(size);
-  if (__builtin_expect(l != nullptr && l->used + need <= b->capacity, 1) &&
-      !b->destroyed.load(std::memory_order_relaxed)) {
-    if (block* current = l->active.load(std::memory_order_relaxed)) {
-      void* record = write_entry_header(current->data + l->used, need, category, kind);
-      l->used += need;
-      return record;
-    }
+  unsigned char* base = l->write_base;
+  if (__builtin_expect(base != nullptr && l->used + need <= l->capacity, 1)) {
+    void* record = write_entry_header(base + l->used, need, category, kind);
+    l->used += need;
+    return reservation{record, l, l->active.load(std::memory_order_relaxed)};
   }
+  return buffer_reserve_slow(l->owner, st, category, kind, size);
+}
+
+/// The same through the buffer: finds (or, the first time, claims) the thread's lane.
+inline reservation buffer_reserve(buffer* b, thread_state* st, uint32_t category, uint32_t kind,
+                                  size_t size) {
+  lane* l = st->lanes[b->index];
+  if (__builtin_expect(l != nullptr, 1) && !b->destroyed.load(std::memory_order_relaxed))
+    return lane_reserve(l, st, category, kind, size);
   return buffer_reserve_slow(b, st, category, kind, size);
 }
 
 /// HOT. Publishes the reserved record to the consumer.
-inline void buffer_commit(buffer* b, thread_state* st) {
-  lane* l = st->lanes[b->index];
-  block* current = l->active.load(std::memory_order_relaxed);
-  current->committed.store(l->used, std::memory_order_release);
-  if (__builtin_expect(l->used >= b->watermark, 0)) buffer_after_watermark(b, l, current);
+inline void buffer_commit(const reservation& r) {
+  r.blk->committed.store(r.l->used, std::memory_order_release);
+  if (__builtin_expect(r.l->used >= r.l->watermark, 0))
+    buffer_after_watermark(r.l->owner, r.l, r.blk);
 }
+
+/// The calling thread's lane of `b`, claimed on first use; nullptr if the buffer is destroyed
+/// or memory ran out.
+lane* thread_lane(buffer* b, thread_state* st);
 /// Thread exit: hands the lane's recorded data over and lets another thread reuse the lane.
 void release_lane(lane* l);
 /// Delivers handed-over blocks (and, with include_active, what every thread's active block

@@ -56,6 +56,7 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_destroy_buffer(rocprofiler_buff
   using namespace rocprof::core;
   buffer* b = find_buffer(buffer_id);
   if (b == nullptr || b->destroyed.exchange(true)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+  dispatch_changed();
   // The buffer object stays (threads may still hold its lanes); its data is discarded.
   buffer_consume(b, false);
   return ROCPROFILER_STATUS_SUCCESS;

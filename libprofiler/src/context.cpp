@@ -45,6 +45,7 @@ void contexts_changed() {
     g_buffer_kinds[w].store(kinds.buffer_kinds[w], std::memory_order_relaxed);
     g_callback_kinds[w].store(kinds.callback_kinds[w], std::memory_order_relaxed);
   }
+  dispatch_changed();
   notify_backends(kinds);
 }
 

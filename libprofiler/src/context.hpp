@@ -20,6 +20,7 @@ struct buffer;
 class op_filter {
  public:
   void set(const rocprofiler_tracing_operation_t* ops, size_t count);
+  bool takes_all() const { return all_; }
   bool test(rocprofiler_tracing_operation_t op) const {
     if (all_ || op < 0) return true;  // op < 0: "any operation of the kind"
     const auto bit = static_cast<size_t>(op);
@@ -57,6 +58,13 @@ inline std::atomic<uint32_t> g_num_contexts{0};
 /// Kinds that some active context traces: bit k of word k / 64.
 alignas(64) inline std::atomic<uint64_t> g_buffer_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
 inline std::atomic<uint64_t> g_callback_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
+
+/// Bumped whenever what a record reaches may change (a context started or stopped, a buffer
+/// destroyed, a fork): threads then recompute their direct lanes (thread_state.hpp).
+inline std::atomic<uint64_t> g_dispatch_generation{1};
+inline void dispatch_changed() {
+  g_dispatch_generation.fetch_add(1, std::memory_order_acq_rel);
+}
 
 /// For each kind, the contexts (bit i: context index i) that configured a service for it. Set
 /// when the service is configured and never cleared (services never change afterwards), so the

@@ -1,12 +1,50 @@
 #include "dispatch.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "buffer.hpp"
 #include "context.hpp"
 #include "dispatch_inl.hpp"
 
 namespace rocprof::core {
+
+lane* resolve_direct_lane(thread_state* st, rocprofiler_buffer_tracing_kind_t kind) {
+  const uint64_t generation = g_dispatch_generation.load(std::memory_order_acquire);
+  if (st->direct_generation != generation) {
+    std::fill(std::begin(st->direct_lanes), std::end(st->direct_lanes), nullptr);
+    std::fill(std::begin(st->direct_known_none), std::end(st->direct_known_none), 0);
+    st->direct_generation = generation;
+  }
+  uint64_t& none_word = st->direct_known_none[kind / 64];
+  const uint64_t none_bit = uint64_t{1} << (kind % 64);
+  if ((none_word & none_bit) != 0) return nullptr;
+  // Direct only with exactly one active context whose service takes every operation.
+  buffer* target = nullptr;
+  uint32_t target_context = 0;
+  for (uint64_t set = g_buffer_kind_contexts[kind].load(std::memory_order_acquire); set != 0;) {
+    const uint32_t i = take_lowest_context(set);
+    const context* ctx = g_contexts[i];
+    if (!ctx->active.load(std::memory_order_relaxed)) continue;
+    const buffer_service& svc = ctx->buffers[kind];
+    if (svc.target == nullptr) continue;
+    if (target != nullptr || !svc.ops.takes_all()) {
+      none_word |= none_bit;
+      return nullptr;
+    }
+    target = svc.target;
+    target_context = i;
+  }
+  lane* l = target != nullptr ? thread_lane(target, st) : nullptr;
+  if (l == nullptr) {
+    none_word |= none_bit;
+    return nullptr;
+  }
+  st->direct_lanes[kind] = l;
+  st->direct_contexts[kind] = target_context;
+  return l;
+}
 
 uint32_t emit_record(thread_state* st, rocprofiler_buffer_tracing_kind_t kind,
                      rocprofiler_tracing_operation_t operation, const void* record, size_t size,

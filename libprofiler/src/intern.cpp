@@ -48,10 +48,7 @@ uint64_t hash_text(const char* s, size_t length) {
 
 }  // namespace
 
-const char* intern_cache::intern(const char* s) {
-  pointer_slot& front =
-      by_pointer_[(reinterpret_cast<uintptr_t>(s) >> 3) & (pointer_slot_count - 1)];
-  if (front.source == s && std::strcmp(front.text, s) == 0) return front.text;
+const char* intern_cache::intern_miss(pointer_slot& front, const char* s) {
   const char* text = intern_by_content(s);
   front = pointer_slot{s, text};
   return text;

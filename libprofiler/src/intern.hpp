@@ -10,14 +10,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace rocprof::core {
 
 class intern_cache {
  public:
-  /// s must be non-null and NUL-terminated. Returns the interned copy.
-  const char* intern(const char* s);
+  /// s must be non-null and NUL-terminated. Returns the interned copy. Inline: the common
+  /// case (the same pointer as last time in its slot, same text) is one load, one compare and
+  /// a strcmp of the text.
+  const char* intern(const char* s) {
+    pointer_slot& front =
+        by_pointer_[(reinterpret_cast<uintptr_t>(s) >> 3) & (pointer_slot_count - 1)];
+    if (__builtin_expect(front.source == s, 1) && std::strcmp(front.text, s) == 0)
+      return front.text;
+    return intern_miss(front, s);
+  }
 
  private:
   struct slot {
@@ -37,6 +46,7 @@ class intern_cache {
   static constexpr size_t pointer_slot_count = 64;  // power of two
   pointer_slot by_pointer_[pointer_slot_count];
   const char* intern_by_content(const char* s);
+  const char* intern_miss(pointer_slot& front, const char* s);
 };
 
 /// The global table (locked). Returns a pointer valid until process exit.

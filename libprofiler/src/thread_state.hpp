@@ -8,6 +8,7 @@
 
 #include "intern.hpp"
 #include "limits.hpp"
+#include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/fwd.h"
 
 namespace rocprof::core {
@@ -49,6 +50,14 @@ struct alignas(64) thread_state {
   std::vector<range_entry> ranges;
   std::vector<external_entry> externals;
   lane* lanes[max_buffers] = {};
+  // Per buffer-tracing kind: this thread's lane of the one buffer that takes every record of
+  // the kind (one active context, no operation filter), or nullptr (not known yet, or the
+  // general loop over contexts is needed). Valid while direct_generation equals
+  // g_dispatch_generation; see direct_lane() in dispatch_inl.hpp.
+  uint64_t direct_generation = 0;
+  lane* direct_lanes[ROCPROFILER_BUFFER_TRACING_LAST] = {};
+  uint32_t direct_contexts[ROCPROFILER_BUFFER_TRACING_LAST] = {};
+  uint64_t direct_known_none[(ROCPROFILER_BUFFER_TRACING_LAST + 63) / 64] = {};  // bit: general
   intern_cache strings;
 };
 

@@ -20,13 +20,22 @@ using trace::api_domain;
 // The core interns marker messages, domains and operation names: a pointer names one string
 // for the whole run, so each callback thread caches pointer -> string id and takes the
 // definitions lock only for text it has not seen yet.
+// The last answer of each lookup is kept too: consecutive records of a batch come from one
+// thread's block and mostly repeat the message and the operation of the previous one.
 struct string_cache {
   uint32_t generation = UINT32_MAX;
   std::unordered_map<const void*, trace::string_id> by_pointer;
   std::map<std::pair<uint32_t, int32_t>, trace::string_id> operation_names;
+  const void* last_pointer = nullptr;
+  trace::string_id last_pointer_id = trace::empty_string;
+  std::pair<uint32_t, int32_t> last_operation{UINT32_MAX, 0};
+  trace::string_id last_operation_id = trace::empty_string;
 };
 
-string_cache& thread_cache(tool_state& tool) {
+// Not inline: the caller keeps the returned reference in a register, where an inlined
+// thread_local access in this shared library recomputed the address (__tls_get_addr) at every
+// use, three times per record.
+__attribute__((noinline)) string_cache& thread_cache(tool_state& tool) {
   thread_local string_cache cache;
   const uint32_t generation = tool.generation.load(std::memory_order_acquire);
   if (cache.generation != generation) {
@@ -38,18 +47,25 @@ string_cache& thread_cache(tool_state& tool) {
 
 trace::string_id intern_pointer(tool_state& tool, string_cache& cache, const char* text) {
   if (text == nullptr || *text == '\0') return trace::empty_string;
+  if (text == cache.last_pointer) return cache.last_pointer_id;
   auto found = cache.by_pointer.find(text);
-  if (found != cache.by_pointer.end()) return found->second;
-  const auto id = tool.defs.intern(text);
-  cache.by_pointer.emplace(text, id);
+  const auto id = found != cache.by_pointer.end() ? found->second : tool.defs.intern(text);
+  if (found == cache.by_pointer.end()) cache.by_pointer.emplace(text, id);
+  cache.last_pointer = text;
+  cache.last_pointer_id = id;
   return id;
 }
 
 trace::string_id operation_name(tool_state& tool, string_cache& cache,
                                 rocprofiler_buffer_tracing_kind_t kind, int32_t operation) {
   const auto key = std::make_pair(static_cast<uint32_t>(kind), operation);
+  if (key == cache.last_operation) return cache.last_operation_id;
   auto found = cache.operation_names.find(key);
-  if (found != cache.operation_names.end()) return found->second;
+  if (found != cache.operation_names.end()) {
+    cache.last_operation = key;
+    cache.last_operation_id = found->second;
+    return found->second;
+  }
   const char* name = nullptr;
   uint64_t length = 0;
   trace::string_id id = trace::empty_string;
@@ -128,7 +144,43 @@ trace::string_id region_of(tool_state& tool, string_cache& cache, trace::correla
   return id;
 }
 
+// The time window of each thread seen in one batch, handed to the definitions at the end of
+// the batch: one lock per thread and batch instead of one per record (that lock and its map
+// lookup were the largest cost of converting a marker record).
+class thread_windows {
+ public:
+  void observe(int64_t tid, uint64_t start_ns, uint64_t end_ns) {
+    if (last_ >= windows_.size() || windows_[last_].tid != tid) {
+      auto found = index_.find(tid);
+      if (found == index_.end()) {
+        found = index_.emplace(tid, windows_.size()).first;
+        windows_.push_back(window{tid, 0, 0});
+      }
+      last_ = found->second;
+    }
+    window& w = windows_[last_];
+    // The same widening as definitions_builder::observe_thread.
+    if (start_ns != 0 && (w.start_ns == 0 || start_ns < w.start_ns)) w.start_ns = start_ns;
+    if (end_ns > w.end_ns) w.end_ns = end_ns;
+  }
+  void hand_to(definitions_builder& defs) const {
+    for (const window& w : windows_)
+      defs.observe_thread(w.tid, w.start_ns, w.end_ns);
+  }
+
+ private:
+  struct window {
+    int64_t tid;
+    uint64_t start_ns;
+    uint64_t end_ns;
+  };
+  std::vector<window> windows_;
+  std::unordered_map<int64_t, size_t> index_;
+  size_t last_ = 0;
+};
+
 struct batch {
+  thread_windows threads;
   std::vector<trace::api_record> api;
   std::vector<trace::kernel_dispatch_record> dispatches;
   std::vector<trace::memory_copy_record> copies;
@@ -149,7 +201,7 @@ void convert_api(tool_state& tool, string_cache& cache, int64_t pid, api_domain 
   rec.start_ns = in.start_timestamp;
   rec.end_ns = in.end_timestamp;
   if (rec.start_ns >= tool.epoch_ns.load(std::memory_order_relaxed))
-    tool.defs.observe_thread(rec.tid, rec.start_ns, rec.end_ns);
+    out.threads.observe(rec.tid, rec.start_ns, rec.end_ns);
   out.api.push_back(rec);
 }
 
@@ -178,9 +230,9 @@ void convert_marker(tool_state& tool, string_cache& cache, int64_t pid,
   rec.start_ns = in.start_timestamp;
   rec.end_ns = in.end_timestamp;
   if (rec.start_ns < tool.epoch_ns.load(std::memory_order_relaxed)) return;  // parent's
-  tool.defs.observe_thread(rec.tid, rec.start_ns, rec.end_ns);
+  out.threads.observe(rec.tid, rec.start_ns, rec.end_ns);
   if (in.end_thread_id != 0 && in.end_thread_id != in.thread_id)
-    tool.defs.observe_thread(static_cast<int64_t>(in.end_thread_id), rec.end_ns, rec.end_ns);
+    out.threads.observe(static_cast<int64_t>(in.end_thread_id), rec.end_ns, rec.end_ns);
   out.api.push_back(rec);
 }
 
@@ -357,6 +409,7 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
   auto& cache = thread_cache(tool);
   const int64_t this_pid = ::getpid();  // per batch: a forked child has its own
   batch out;
+  out.api.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const rocprofiler_record_header_t* header = headers[i];
     if (header == nullptr || header->payload == nullptr ||
@@ -408,6 +461,7 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
     drop_before(out.allocations, epoch);
     drop_before(out.scratch, epoch);
   }
+  out.threads.hand_to(tool.defs);
   auto& spool = *tool.spool;
   spool.append(out.api.data(), out.api.size());
   spool.append(out.dispatches.data(), out.dispatches.size());

@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <utility>
 
@@ -128,7 +130,21 @@ void record_spool::append_bytes(trace::record_kind kind, const void* data, size_
   const auto k = static_cast<size_t>(kind);
   const auto* bytes = static_cast<const unsigned char*>(data);
   std::lock_guard<std::mutex> lock(mutex_);
-  memory_[k].insert(memory_[k].end(), bytes, bytes + record_size * count);
+  auto& chunks = memory_[k];
+  for (size_t left = count; left > 0;) {
+    if (chunks.empty() || chunks.back().used == chunks.back().capacity) {
+      chunk fresh;
+      fresh.capacity = std::max<size_t>(1, chunk_bytes / record_size) * record_size;
+      fresh.data.reset(new unsigned char[fresh.capacity]);  // not zeroed: written before read
+      chunks.push_back(std::move(fresh));
+    }
+    chunk& tail = chunks.back();
+    const size_t n = std::min(left, (tail.capacity - tail.used) / record_size);
+    std::memcpy(tail.data.get() + tail.used, bytes, n * record_size);
+    tail.used += n * record_size;
+    bytes += n * record_size;
+    left -= n;
+  }
   memory_bytes_ += record_size * count;
   counts_[k] += count;
   if (memory_bytes_ > budget_bytes_ && !spill_failed_) spill_locked();
@@ -157,24 +173,37 @@ bool record_spool::spill_locked() {
     }
   }
   for (size_t k = 0; k < kind_count; ++k) {
-    auto& bytes = memory_[k];
-    if (bytes.empty()) continue;
-    segment_header header;
-    header.kind = static_cast<uint32_t>(k);
-    header.record_size = static_cast<uint32_t>(record_size_of(static_cast<trace::record_kind>(k)));
-    header.count = bytes.size() / header.record_size;
-    if (!write_all(spill_fd_, &header, sizeof(header)) ||
-        !write_all(spill_fd_, bytes.data(), bytes.size())) {
-      spill_failed_ = true;
-      error_ = "writing the spill file '" + spill_path_ + "' failed: " + std::strerror(errno) +
-               "; records stay in memory";
-      return false;
+    auto& chunks = memory_[k];
+    const auto record_size =
+        static_cast<uint32_t>(record_size_of(static_cast<trace::record_kind>(k)));
+    // One segment per chunk; a failed write leaves the chunks not yet written in memory.
+    size_t written = 0;
+    for (; written < chunks.size(); ++written) {
+      const chunk& c = chunks[written];
+      segment_header header;
+      header.kind = static_cast<uint32_t>(k);
+      header.record_size = record_size;
+      header.count = c.used / record_size;
+      if (!write_all(spill_fd_, &header, sizeof(header)) ||
+          !write_all(spill_fd_, c.data.get(), c.used)) {
+        spill_failed_ = true;
+        error_ = "writing the spill file '" + spill_path_ + "' failed: " + std::strerror(errno) +
+                 "; records stay in memory";
+        break;
+      }
+      spilled_bytes_ += sizeof(header) + c.used;
+      memory_bytes_ -= c.used;
     }
-    spilled_bytes_ += sizeof(header) + bytes.size();
-    memory_bytes_ -= bytes.size();
-    std::vector<unsigned char>().swap(bytes);  // give the memory back
+    chunks.erase(chunks.begin(), chunks.begin() + static_cast<std::ptrdiff_t>(written));
+    if (spill_failed_) return false;
   }
   return true;
+}
+
+void record_spool::free_memory_locked() {
+  memory_bytes_ = 0;
+  for (auto& chunks : memory_)
+    std::vector<chunk>().swap(chunks);
 }
 
 void record_spool::close_spill_locked() {
@@ -193,7 +222,7 @@ void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_
   if (batch_records == 0) batch_records = 1;
   if (spill_fd_ >= 0 && spilled_bytes_ > 0) {
     ::lseek(spill_fd_, 0, SEEK_SET);
-    std::vector<unsigned char> chunk;
+    std::vector<unsigned char> read_back;
     uint64_t consumed = 0;
     while (consumed < spilled_bytes_) {
       segment_header header;
@@ -205,13 +234,13 @@ void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_
       uint64_t left = header.count;
       while (left > 0) {
         const size_t n = static_cast<size_t>(left < batch_records ? left : batch_records);
-        chunk.resize(n * header.record_size);
-        if (!read_all(spill_fd_, chunk.data(), chunk.size())) {
+        read_back.resize(n * header.record_size);
+        if (!read_all(spill_fd_, read_back.data(), read_back.size())) {
           error_ = "the spill file '" + spill_path_ + "' is truncated";
           consumed = spilled_bytes_;
           break;
         }
-        emit(static_cast<trace::record_kind>(header.kind), chunk.data(), n, outs);
+        emit(static_cast<trace::record_kind>(header.kind), read_back.data(), n, outs);
         left -= n;
       }
     }
@@ -219,11 +248,12 @@ void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_
   for (size_t k = 0; k < kind_count; ++k) {
     const auto kind = static_cast<trace::record_kind>(k);
     const size_t size = record_size_of(kind);
-    const auto& bytes = memory_[k];
-    const size_t count = bytes.size() / size;
-    for (size_t first = 0; first < count; first += batch_records) {
-      const size_t n = count - first < batch_records ? count - first : batch_records;
-      emit(kind, bytes.data() + first * size, n, outs);
+    for (const chunk& c : memory_[k]) {
+      const size_t count = c.used / size;
+      for (size_t first = 0; first < count; first += batch_records) {
+        const size_t n = count - first < batch_records ? count - first : batch_records;
+        emit(kind, c.data.get() + first * size, n, outs);
+      }
     }
   }
 }
@@ -251,9 +281,7 @@ void record_spool::discard() {
   close_spill_locked();
   spill_failed_ = true;  // never create another spill file
   spilled_bytes_ = 0;
-  memory_bytes_ = 0;
-  for (auto& m : memory_)
-    std::vector<unsigned char>().swap(m);
+  free_memory_locked();
   counts_.fill(0);
 }
 
@@ -264,11 +292,9 @@ void record_spool::reset() {
   spill_fd_ = -1;
   spill_path_.clear();
   spilled_bytes_ = 0;
-  memory_bytes_ = 0;
   spill_failed_ = false;
   error_.clear();
-  for (auto& m : memory_)
-    std::vector<unsigned char>().swap(m);
+  free_memory_locked();
   counts_.fill(0);
 }
 

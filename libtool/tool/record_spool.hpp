@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -58,9 +59,20 @@ class record_spool {
  private:
   static constexpr size_t kind_count = static_cast<size_t>(trace::record_kind::count);
 
+  // In-memory records of one kind live in chunks of whole records: appending never moves
+  // what is stored (a growing vector copied everything at each doubling and held both copies
+  // at once, near the budget 1.5 times the budget).
+  struct chunk {
+    std::unique_ptr<unsigned char[]> data;
+    size_t used = 0;      // bytes
+    size_t capacity = 0;  // bytes, a multiple of the kind's record size
+  };
+  static constexpr size_t chunk_bytes = size_t{1} << 20;
+
   void append_bytes(trace::record_kind kind, const void* data, size_t record_size, size_t count);
   bool spill_locked();
   void close_spill_locked();
+  void free_memory_locked();
 
   mutable std::mutex mutex_;
   size_t budget_bytes_;
@@ -71,7 +83,7 @@ class record_spool {
   size_t memory_bytes_ = 0;
   bool spill_failed_ = false;
   std::string error_;
-  std::array<std::vector<unsigned char>, kind_count> memory_{};
+  std::array<std::vector<chunk>, kind_count> memory_{};
   std::array<uint64_t, kind_count> counts_{};
 };
 

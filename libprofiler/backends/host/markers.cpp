@@ -59,28 +59,31 @@ thread_state* recording_thread() {
 
 // Writes the record straight into each buffer that traces the kind (every field, so no byte
 // is left from an earlier record): no copy through the stack on the hot path.
-void emit_marker(thread_state* st, rocprofiler_buffer_tracing_kind_t kind, int32_t op,
-                 const range_entry& r, uint64_t end_ns, uint64_t tid, uint64_t end_tid,
-                 uint64_t range_id) {
+__attribute__((always_inline)) inline void emit_marker(thread_state* st,
+                                                       rocprofiler_buffer_tracing_kind_t kind,
+                                                       int32_t op, const range_entry& r,
+                                                       uint64_t end_ns, uint64_t tid,
+                                                       uint64_t end_tid, uint64_t range_id) {
   static_assert(sizeof(marker_record) == 12 * sizeof(uint64_t), "a field is not written");
   if (!buffer_kind_on(kind)) return;
-  emit_in_place(st, kind, op, sizeof(marker_record),
-                [&](void* at, rocprofiler_user_data_t external) {
-                  auto* out = static_cast<marker_record*>(at);
-                  out->size = sizeof(marker_record);
-                  out->kind = kind;
-                  out->operation = op;
-                  out->correlation_id.internal = r.correlation_id;
-                  out->correlation_id.external = external;
-                  out->correlation_id.ancestor = r.ancestor;
-                  out->start_timestamp = r.start_ns;
-                  out->end_timestamp = end_ns;
-                  out->thread_id = tid;
-                  out->message = r.message;
-                  out->domain = r.domain;
-                  out->end_thread_id = end_tid;
-                  out->range_id = range_id;
-                });
+  emit_in_place(
+      st, kind, op, sizeof(marker_record),
+      [&](void* at, rocprofiler_user_data_t external) __attribute__((always_inline)) {
+        auto* out = static_cast<marker_record*>(at);
+        out->size = sizeof(marker_record);
+        out->kind = kind;
+        out->operation = op;
+        out->correlation_id.internal = r.correlation_id;
+        out->correlation_id.external = external;
+        out->correlation_id.ancestor = r.ancestor;
+        out->start_timestamp = r.start_ns;
+        out->end_timestamp = end_ns;
+        out->thread_id = tid;
+        out->message = r.message;
+        out->domain = r.domain;
+        out->end_thread_id = end_tid;
+        out->range_id = range_id;
+      });
 }
 
 marker_payload make_payload(const char* domain, uint64_t start_tid) {

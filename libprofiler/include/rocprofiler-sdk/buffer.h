@@ -1,17 +1,23 @@
 // Buffers: where buffer-tracing services put their records.
 //
 // Implementation notes a tool may rely on:
-//  * Each recording thread writes into its own preallocated lane of the buffer (two blocks of
-//    `size` bytes, rounded up to the page size), so `size` and `watermark` apply per thread.
+//  * Each recording thread writes into its own preallocated lane of the buffer
+//    (ROCPROFILER_BUFFER_BLOCKS_PER_LANE blocks of `size` bytes, rounded up to the page size),
+//    so `size` and `watermark` apply per thread.
 //  * When a lane's filled bytes reach `watermark` (0: every record) the block is handed to the
 //    buffer's callback thread. LOSSLESS: a full block is handed over as well and the writer
-//    continues in the other block; it waits only if both are still being delivered. DISCARD:
-//    records that do not fit are dropped and counted until the next delivery.
+//    continues in a free block; it waits only if all its blocks are still being delivered.
+//    DISCARD: records that do not fit are dropped and counted until the next delivery.
 //  * The callback runs on the buffer's callback thread (rocprofiler_assign_callback_thread;
 //    one shared core thread by default), never on the recording thread.
 #pragma once
 
 #include "rocprofiler-sdk/fwd.h"
+
+/// Blocks per recording thread and buffer. Four rather than two: a writer that fills a block
+/// faster than the callback thread's polling period (tens of microseconds for a marker-heavy
+/// thread) would otherwise wait for a delivery at every block.
+#define ROCPROFILER_BUFFER_BLOCKS_PER_LANE 4
 
 ROCPROFILER_EXTERN_C_INIT
 

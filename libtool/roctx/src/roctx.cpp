@@ -52,10 +52,24 @@ const core_entry_points* resolve() {
   return complete ? &e : nullptr;
 }
 
-// nullptr: no profiler core in the process.
-const core_entry_points* core() {
-  static const core_entry_points* entry = resolve();
+// The core's entry points once resolved and complete; nullptr before that and without a core.
+std::atomic<const core_entry_points*> g_core{nullptr};
+
+const core_entry_points* resolve_once() {
+  static const core_entry_points* entry = [] {
+    const core_entry_points* found = resolve();
+    g_core.store(found, std::memory_order_release);
+    return found;
+  }();
   return entry;
+}
+
+// nullptr: no profiler core in the process. Inline, so that a profiled call pays one load and
+// one branch for it.
+inline const core_entry_points* core() {
+  const core_entry_points* entry = g_core.load(std::memory_order_acquire);
+  if (__builtin_expect(entry != nullptr, 1)) return entry;
+  return resolve_once();
 }
 
 // Trivial behaviour without a core.

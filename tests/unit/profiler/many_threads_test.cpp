@@ -62,7 +62,7 @@ TEST(many_threads, lossless_8x100000_pairs_lose_nothing) {
   EXPECT_EQ(c.total, static_cast<uint64_t>(threads) * pairs);
   for (uint64_t tid : tids)
     EXPECT_EQ(c.per_thread_ranges[tid], static_cast<uint64_t>(pairs));
-  // 8 threads x 2 blocks x 64 KiB = 1 MiB of buffers (plus thread stacks); 77 MB of records
+  // 8 threads x 4 blocks x 64 KiB = 2 MiB of buffers (plus thread stacks); 77 MB of records
   // went through. Allow generous slack for the allocator and the test's own bookkeeping.
   EXPECT_LT(rss_after - std::min(rss_after, rss_before), rss_bound_kib)
       << "RSS grew from " << rss_before << " KiB to " << rss_after << " KiB";
