@@ -11,6 +11,7 @@
 #include <new>
 
 #include "callback_thread.hpp"
+#include "context.hpp"
 #include "registration.hpp"
 #include "thread_state.hpp"
 
@@ -195,6 +196,38 @@ void buffer_after_watermark(buffer* b, lane* l, block* current) {
     hand_over(b, current);
     begin_block(l, next);
   }
+}
+
+void reset_buffers_after_fork(thread_state* forking_thread) {
+  const uint32_t n = g_num_buffers.load();
+  for (uint32_t i = 0; i < n; ++i) {
+    buffer* b = g_buffers[i];
+    // The parent's delivery thread may have been inside buffer_consume at the fork, holding
+    // the lock and changing these: abandon them (leaked) rather than touch them.
+    new (&b->consume_mutex) std::mutex();
+    new (&b->batch) std::vector<rocprofiler_record_header_t*>();
+    new (&b->taken) std::vector<block*>();
+    b->full.store(nullptr, std::memory_order_relaxed);
+    b->reported_drops.store(0, std::memory_order_relaxed);
+    b->delivering_tid.store(0, std::memory_order_relaxed);
+    for (lane* l = b->lanes.load(std::memory_order_relaxed); l != nullptr; l = l->next) {
+      for (block& blk : l->blocks) {
+        blk.state.store(block::free_state, std::memory_order_relaxed);
+        blk.committed.store(0, std::memory_order_relaxed);
+        blk.delivered = 0;
+        blk.next_full = nullptr;
+      }
+      l->active.store(nullptr, std::memory_order_relaxed);
+      l->write_base = nullptr;
+      l->used = 0;
+      l->dropped.store(0, std::memory_order_relaxed);
+      l->waiting.store(0, std::memory_order_relaxed);
+      const bool forking_threads =
+          forking_thread != nullptr && forking_thread->lanes[b->index] == l;
+      l->claimed.store(forking_threads, std::memory_order_release);
+    }
+  }
+  dispatch_changed();
 }
 
 void release_lane(lane* l) {

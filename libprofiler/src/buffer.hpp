@@ -150,6 +150,10 @@ inline void buffer_commit(const reservation& r) {
 /// The calling thread's lane of `b`, claimed on first use; nullptr if the buffer is destroyed
 /// or memory ran out.
 lane* thread_lane(buffer* b, thread_state* st);
+/// In a forked child, before any delivery thread restarts: every buffer as if nothing had been
+/// recorded. What the lanes hold is the parent's (the parent delivers it); the forking thread
+/// keeps its lanes, the others are free for the child's threads.
+void reset_buffers_after_fork(thread_state* forking_thread);
 /// Thread exit: hands the lane's recorded data over and lets another thread reuse the lane.
 void release_lane(lane* l);
 /// Delivers handed-over blocks (and, with include_active, what every thread's active block

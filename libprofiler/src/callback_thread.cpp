@@ -76,9 +76,11 @@ void thread_main(callback_thread* t) {
 std::mutex g_create_mutex;
 
 // A forked child has none of the parent's threads, and a lock one of them held stays locked:
-// give every delivery thread and buffer fresh locks and start the threads again, so that the
-// child's records are delivered (and LOSSLESS writers in the child never wait forever).
+// give every buffer a clean state and every delivery thread fresh locks, then start the
+// threads again, so that the child's records are delivered (and LOSSLESS writers in the child
+// never wait forever). Buffers first: a restarted thread must never see the parent's state.
 void restart_after_fork() {
+  reset_buffers_after_fork(t_thread_state);
   const uint32_t n = g_num_callback_threads.load();
   for (uint32_t i = 0; i < n; ++i) {
     callback_thread* t = g_callback_threads[i];
@@ -93,11 +95,6 @@ void restart_after_fork() {
     t->running.store(true);
     t->tid.store(0);
     t->worker = new std::thread(thread_main, t);  // the parent's std::thread is abandoned
-  }
-  const uint32_t nb = g_num_buffers.load();
-  for (uint32_t i = 0; i < nb; ++i) {
-    new (&g_buffers[i]->consume_mutex) std::mutex();
-    g_buffers[i]->delivering_tid.store(0);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "real_signal.hpp"
@@ -149,11 +150,10 @@ void at_exit() {
 }
 
 void after_fork_in_child() {
-  {
-    // The parent's finalizer thread and any finalization in progress do not exist here.
-    std::lock_guard<std::mutex> lock(finalize_mutex);
-    state = 0;
-  }
+  // The parent's finalizer thread and any finalization in progress do not exist here, and a
+  // lock one of them held would stay locked: a fresh one.
+  new (&finalize_mutex) std::mutex();
+  state = 0;
   close_pipes();
   if (reset_fn != nullptr) reset_fn();
   if (handlers_installed.load()) start_finalizer_thread();

@@ -285,6 +285,11 @@ void record_spool::discard() {
   counts_.fill(0);
 }
 
+void record_spool::abandon_in_forked_child() {
+  if (spill_fd_ >= 0) ::close(spill_fd_);
+  spill_fd_ = -1;
+}
+
 void record_spool::reset() {
   std::lock_guard<std::mutex> lock(mutex_);
   // A forked child must not unlink the parent's file: only close the descriptor.

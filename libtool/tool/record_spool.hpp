@@ -52,6 +52,10 @@ class record_spool {
   // Forgets everything; the spill file is closed but not removed: it is the parent's (a
   // forked child starts clean).
   void reset();
+  // In a forked child, with no other thread running: closes the parent's spill file
+  // descriptor without taking the lock (a vanished parent thread may hold it). The object is
+  // then left alone, never used or destroyed.
+  void abandon_in_forked_child();
   // Frees the records and removes the spill file (after the outputs were written). Appends
   // that still arrive are kept in memory only.
   void discard();

@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "lifecycle.hpp"
@@ -57,11 +59,18 @@ void reset_after_fork() {
   auto& tool = state();
   tool.generation.fetch_add(1, std::memory_order_acq_rel);
   tool.epoch_ns.store(now_ns(), std::memory_order_release);
-  tool.defs.reset();
+  // A thread of the parent (a delivery thread converting records) may have held the lock of
+  // the definitions or of the spool at the fork, in the middle of a change; that thread does
+  // not exist here. The child abandons both objects (leaked: they are the parent's pages,
+  // copy-on-write) instead of locking or clearing them, and starts with new ones.
+  new (&tool.defs) definitions_builder();  // the old one is not destroyed, on purpose
   tool.defs.capture_process_identity();
   tool.defs.set_config_json(settings_to_json(tool.settings));
   tool.defs.set_tool_times(now_ns(), 0);
-  if (tool.spool != nullptr) tool.spool->reset();
+  if (tool.spool != nullptr) {
+    tool.spool.release()->abandon_in_forked_child();
+    tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
+  }
   tool.finished.store(false, std::memory_order_release);
 }
 

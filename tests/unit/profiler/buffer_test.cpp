@@ -213,5 +213,64 @@ TEST(buffer, forked_child_delivers_its_own_records) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+// The forking thread itself goes on recording in the child, while at the fork the parent's
+// delivery thread was inside the callback with one of that thread's blocks and the others
+// were full or active. The child must start with a clean lane (the parent's blocks would
+// never be freed there, and a LOSSLESS writer would wait for them forever) and fresh locks.
+TEST(buffer, forked_child_records_on_the_forking_thread_while_the_parent_delivered) {
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "ThreadSanitizer cannot start threads in a child of a multi-threaded fork";
+#endif
+  collector& c = tool().watermark;  // 4096-byte blocks, watermark 2048 bytes
+  reset(tool().watermark_buf, c);
+  const size_t per_block = block_bytes / entry_bytes;
+  constexpr size_t blocks = ROCPROFILER_BUFFER_BLOCKS_PER_LANE;
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.gate_closed = true;  // the first delivery holds its block
+  }
+  context_guard on(tool().watermark_ctx);
+  // Each block is handed over at the watermark (half a block) while another is free; the last
+  // one then fills up: 2 blocks' worth fits without a LOSSLESS wait for the held delivery.
+  static_assert(blocks >= 4, "the record count below assumes four blocks");
+  for (size_t i = 0; i < 2 * per_block; ++i)
+    roctxMarkA("parent");
+  {
+    std::unique_lock<std::mutex> lock(c.mutex);
+    ASSERT_TRUE(c.changed.wait_for(lock, std::chrono::seconds(5), [&] { return c.in_callback; }));
+  }
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    alarm(30);  // a hang in the child fails the test instead of blocking it
+    {
+      std::lock_guard<std::mutex> lock(c.mutex);
+      c.gate_closed = false;
+      c.markers.clear();
+      c.drops = 0;
+    }
+    const size_t total = (blocks + 2) * per_block;  // more than the lane holds at once
+    for (size_t i = 0; i < total; ++i)
+      roctxMarkA("child");
+    const bool flushed =
+        rocprofiler_flush_buffer(tool().watermark_buf) == ROCPROFILER_STATUS_SUCCESS;
+    std::lock_guard<std::mutex> lock(c.mutex);
+    size_t from_child = 0;
+    for (const marker_copy& m : c.markers)
+      from_child += m.message == "child" ? 1 : 0;
+    _exit(flushed && from_child == total && c.markers.size() == total && c.drops == 0 ? 0 : 1);
+  }
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.gate_closed = false;
+    c.changed.notify_all();
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "child killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  reset(tool().watermark_buf, c);
+}
+
 }  // namespace
 }  // namespace rocprof::test
