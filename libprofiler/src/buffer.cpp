@@ -199,14 +199,20 @@ void buffer_after_watermark(buffer* b, lane* l, block* current) {
 }
 
 void reset_buffers_after_fork(thread_state* forking_thread) {
+  // The parent's delivery thread may have been inside buffer_consume at the fork, holding the
+  // lock and changing the batch lists: the child takes a fresh lock and moves the lists' storage
+  // aside without looking at it (kept reachable here, so that leak checkers stay quiet).
+  // Never destroyed: exit-time destructors would make it all unreachable again.
+  static auto* abandoned_batches = new std::vector<std::vector<rocprofiler_record_header_t*>>();
+  static auto* abandoned_taken = new std::vector<std::vector<block*>>();
   const uint32_t n = g_num_buffers.load();
   for (uint32_t i = 0; i < n; ++i) {
     buffer* b = g_buffers[i];
-    // The parent's delivery thread may have been inside buffer_consume at the fork, holding
-    // the lock and changing these: abandon them (leaked) rather than touch them.
     new (&b->consume_mutex) std::mutex();
-    new (&b->batch) std::vector<rocprofiler_record_header_t*>();
-    new (&b->taken) std::vector<block*>();
+    abandoned_batches->push_back(std::move(b->batch));
+    abandoned_taken->push_back(std::move(b->taken));
+    b->batch.clear();  // moved-from: valid, and now certainly empty
+    b->taken.clear();
     b->full.store(nullptr, std::memory_order_relaxed);
     b->reported_drops.store(0, std::memory_order_relaxed);
     b->delivering_tid.store(0, std::memory_order_relaxed);

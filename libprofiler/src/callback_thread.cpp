@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <new>
 
 #include "buffer.hpp"
@@ -35,10 +36,10 @@ std::vector<thread_create_hook> g_hooks;
 
 // Called with t->mutex held; returns with it held.
 size_t deliver_all(callback_thread* t, std::unique_lock<std::mutex>& lock, bool include_active) {
-  std::vector<buffer*> buffers = t->buffers;
+  t->delivering.assign(t->buffers.begin(), t->buffers.end());  // no allocation once sized
   lock.unlock();
   size_t handed_over = 0;
-  for (buffer* b : buffers)
+  for (buffer* b : t->delivering)
     handed_over += buffer_consume(b, include_active);
   lock.lock();
   return handed_over;
@@ -75,12 +76,47 @@ void thread_main(callback_thread* t) {
 
 std::mutex g_create_mutex;
 
+// Before a fork: wait until no delivery is in progress and keep new ones from starting (each
+// buffer's consume lock held across the fork), so that the parent's delivery threads are not
+// in the middle of a tool callback, or of an allocation, when the child is made. Bounded: a
+// fork from inside a buffer callback (its own lock) must not hang, and the child's reset
+// copes with a delivery that was in progress.
+constexpr auto fork_quiesce_limit = std::chrono::seconds(2);
+std::mutex g_fork_mutex;  // two threads forking at once take turns
+bool g_locked_for_fork[max_buffers] = {};
+
+void quiesce_before_fork() {
+  g_fork_mutex.lock();
+  const auto deadline = std::chrono::steady_clock::now() + fork_quiesce_limit;
+  const uint32_t n = g_num_buffers.load();
+  for (uint32_t i = 0; i < n; ++i) {
+    buffer* b = g_buffers[i];
+    bool locked = b->consume_mutex.try_lock();
+    while (!locked && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      locked = b->consume_mutex.try_lock();
+    }
+    g_locked_for_fork[i] = locked;
+  }
+}
+
+void resume_after_fork_in_parent() {
+  const uint32_t n = g_num_buffers.load();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (g_locked_for_fork[i]) g_buffers[i]->consume_mutex.unlock();
+    g_locked_for_fork[i] = false;
+  }
+  g_fork_mutex.unlock();
+}
+
 // A forked child has none of the parent's threads, and a lock one of them held stays locked:
 // give every buffer a clean state and every delivery thread fresh locks, then start the
 // threads again, so that the child's records are delivered (and LOSSLESS writers in the child
 // never wait forever). Buffers first: a restarted thread must never see the parent's state.
 void restart_after_fork() {
-  reset_buffers_after_fork(t_thread_state);
+  new (&g_fork_mutex) std::mutex();
+  std::fill(std::begin(g_locked_for_fork), std::end(g_locked_for_fork), false);
+  reset_buffers_after_fork(t_thread_state);  // new consume locks: the held ones are dropped
   const uint32_t n = g_num_callback_threads.load();
   for (uint32_t i = 0; i < n; ++i) {
     callback_thread* t = g_callback_threads[i];
@@ -94,7 +130,10 @@ void restart_after_fork() {
     }
     t->running.store(true);
     t->tid.store(0);
-    t->worker = new std::thread(thread_main, t);  // the parent's std::thread is abandoned
+    // The parent's std::thread cannot be joined or destroyed here: kept reachable, unused.
+    static auto* abandoned_workers = new std::vector<std::thread*>();
+    abandoned_workers->push_back(t->worker);
+    t->worker = new std::thread(thread_main, t);
   }
 }
 
@@ -119,7 +158,8 @@ callback_thread* create_callback_thread() {
   std::lock_guard<std::mutex> lock(g_create_mutex);
   const uint32_t n = g_num_callback_threads.load();
   if (n >= max_callback_threads) return nullptr;
-  static const int registered = pthread_atfork(nullptr, nullptr, restart_after_fork);
+  static const int registered =
+      pthread_atfork(quiesce_before_fork, resume_after_fork_in_parent, restart_after_fork);
   (void)registered;
   auto* t = new callback_thread();
   t->index = n;

@@ -26,7 +26,8 @@ struct callback_thread {
   bool stop_requested = false;
   uint64_t flush_requested = 0;
   uint64_t flush_completed = 0;
-  std::vector<buffer*> buffers;  // under mutex
+  std::vector<buffer*> buffers;     // under mutex
+  std::vector<buffer*> delivering;  // the thread's own copy of `buffers` (capacity reused)
   std::atomic<uint64_t> tid{0};
   std::atomic<bool> running{false};
   // True while the thread polls at the busy period (blocks keep arriving): a writer waiting

@@ -112,7 +112,7 @@ void NVTX_API name_category_w(uint32_t, const wchar_t*) {}
 // definitions directly, and through the core (MARKER_NAME_API) when it is the calling thread.
 void name_thread(uint32_t thread_id, const char* name) {
   if (name == nullptr) return;
-  state().defs.name_thread(static_cast<int64_t>(thread_id), name);
+  state().defs->name_thread(static_cast<int64_t>(thread_id), name);
   if (static_cast<long>(thread_id) == ::syscall(SYS_gettid))
     rocprof_marker_name_thread(nullptr, name);
 }

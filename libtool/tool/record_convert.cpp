@@ -49,7 +49,7 @@ trace::string_id intern_pointer(tool_state& tool, string_cache& cache, const cha
   if (text == nullptr || *text == '\0') return trace::empty_string;
   if (text == cache.last_pointer) return cache.last_pointer_id;
   auto found = cache.by_pointer.find(text);
-  const auto id = found != cache.by_pointer.end() ? found->second : tool.defs.intern(text);
+  const auto id = found != cache.by_pointer.end() ? found->second : tool.defs->intern(text);
   if (found == cache.by_pointer.end()) cache.by_pointer.emplace(text, id);
   cache.last_pointer = text;
   cache.last_pointer_id = id;
@@ -72,7 +72,7 @@ trace::string_id operation_name(tool_state& tool, string_cache& cache,
   if (rocprofiler_query_buffer_tracing_kind_operation_name(kind, operation, &name, &length) ==
           ROCPROFILER_STATUS_SUCCESS &&
       name != nullptr)
-    id = tool.defs.intern(std::string_view(name, static_cast<size_t>(length)));
+    id = tool.defs->intern(std::string_view(name, static_cast<size_t>(length)));
   cache.operation_names.emplace(key, id);
   return id;
 }
@@ -404,7 +404,7 @@ const T& payload_as(const rocprofiler_record_header_t* header) {
 
 void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, size_t count,
                      uint64_t drop_count) {
-  if (drop_count != 0) tool.defs.add_dropped(drop_count);
+  if (drop_count != 0) tool.defs->add_dropped(drop_count);
   if (tool.finished.load(std::memory_order_acquire) || tool.spool == nullptr) return;
   auto& cache = thread_cache(tool);
   const int64_t this_pid = ::getpid();  // per batch: a forked child has its own
@@ -461,7 +461,7 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
     drop_before(out.allocations, epoch);
     drop_before(out.scratch, epoch);
   }
-  out.threads.hand_to(tool.defs);
+  out.threads.hand_to(*tool.defs);
   auto& spool = *tool.spool;
   spool.append(out.api.data(), out.api.size());
   spool.append(out.dispatches.data(), out.dispatches.size());

@@ -78,8 +78,8 @@ void on_control(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
         static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(record.payload);
     if (record.operation == ROCPROFILER_MARKER_NAME_API_ID_roctxNameOsThread &&
         payload->args.roctxNameOsThread.name != nullptr)
-      tool.defs.name_thread(static_cast<int64_t>(record.thread_id),
-                            payload->args.roctxNameOsThread.name);
+      tool.defs->name_thread(static_cast<int64_t>(record.thread_id),
+                             payload->args.roctxNameOsThread.name);
     return;
   }
   if (record.kind != ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API) return;
@@ -133,7 +133,7 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
     info.memory_base = in->memory_base;
     info.memory_size = in->memory_size;
     info.size = in->load_size;
-    tool.defs.add_code_object(std::move(info));
+    tool.defs->add_code_object(std::move(info));
   } else if (record.operation == ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER) {
     const auto* in = static_cast<const rocprofiler_kernel_symbol_data_t*>(record.payload);
     trace::kernel_symbol_info info;
@@ -153,7 +153,7 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
     info.sgpr_count = in->sgpr_count;
     info.arch_vgpr_count = in->arch_vgpr_count;
     info.accum_vgpr_count = in->accum_vgpr_count;
-    tool.defs.add_kernel_symbol(std::move(info));
+    tool.defs->add_kernel_symbol(std::move(info));
   }
 }
 
@@ -362,7 +362,7 @@ void collect_agents(tool_state& tool) {
         }
         info.uuid = uuid;
       }
-      t.defs.add_agent(std::move(info));
+      t.defs->add_agent(std::move(info));
     }
     return ROCPROFILER_STATUS_SUCCESS;
   };

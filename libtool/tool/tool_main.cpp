@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <new>
 #include <string>
+#include <vector>
 
 #include "lifecycle.hpp"
 #include "output_stage.hpp"
@@ -39,10 +39,10 @@ void finalize() {
   auto& tool = state();
   drain_services(tool);
   tool.finished.store(true, std::memory_order_release);
-  tool.defs.set_tool_times(0, now_ns());
+  tool.defs->set_tool_times(0, now_ns());
   collect_agents(tool);  // again: a backend may have registered agents since (deduplicated)
-  tool.defs.fill_missing_thread_names();
-  const auto defs = tool.defs.snapshot();
+  tool.defs->fill_missing_thread_names();
+  const auto defs = tool.defs->snapshot();
   if (defs.dropped_records != 0)
     std::fprintf(stderr, "rocprofv3: %llu records were dropped\n",
                  static_cast<unsigned long long>(defs.dropped_records));
@@ -61,14 +61,18 @@ void reset_after_fork() {
   tool.epoch_ns.store(now_ns(), std::memory_order_release);
   // A thread of the parent (a delivery thread converting records) may have held the lock of
   // the definitions or of the spool at the fork, in the middle of a change; that thread does
-  // not exist here. The child abandons both objects (leaked: they are the parent's pages,
-  // copy-on-write) instead of locking or clearing them, and starts with new ones.
-  new (&tool.defs) definitions_builder();  // the old one is not destroyed, on purpose
-  tool.defs.capture_process_identity();
-  tool.defs.set_config_json(settings_to_json(tool.settings));
-  tool.defs.set_tool_times(now_ns(), 0);
+  // not exist here. The child abandons both objects instead of locking, clearing or
+  // destroying them (they stay reachable from `abandoned`, never destroyed, so leak checkers
+  // stay quiet) and starts with new ones.
+  static auto* abandoned = new std::vector<void*>();
+  abandoned->push_back(tool.defs.release());
+  tool.defs = std::make_unique<definitions_builder>();
+  tool.defs->capture_process_identity();
+  tool.defs->set_config_json(settings_to_json(tool.settings));
+  tool.defs->set_tool_times(now_ns(), 0);
   if (tool.spool != nullptr) {
-    tool.spool.release()->abandon_in_forked_child();
+    tool.spool->abandon_in_forked_child();
+    abandoned->push_back(tool.spool.release());
     tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
   }
   tool.finished.store(false, std::memory_order_release);
@@ -122,9 +126,9 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
     }
     auto& tool = state();
     tool.settings = std::move(result.settings);
-    tool.defs.set_tool_times(now_ns(), 0);
-    tool.defs.capture_process_identity();
-    tool.defs.set_config_json(settings_to_json(tool.settings));
+    tool.defs->set_tool_times(now_ns(), 0);
+    tool.defs->capture_process_identity();
+    tool.defs->set_config_json(settings_to_json(tool.settings));
     tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
     if (tool.settings.kokkos_trace) bridge_kokkos_environment();
   } catch (const std::exception& error) {

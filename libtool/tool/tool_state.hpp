@@ -18,7 +18,8 @@ namespace rocprof::tool {
 
 struct tool_state {
   config::tool_settings settings;
-  definitions_builder defs;
+  // Pointers, so that a forked child can abandon the parent's (see reset_after_fork).
+  std::unique_ptr<definitions_builder> defs = std::make_unique<definitions_builder>();
   std::unique_ptr<record_spool> spool;
 
   rocprofiler_context_id_t main_context{};         // every buffer-traced domain
