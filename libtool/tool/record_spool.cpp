@@ -1,6 +1,7 @@
 #include "record_spool.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <new>
 #include <utility>
 
 namespace rocprof::tool {
@@ -124,6 +126,10 @@ record_spool::~record_spool() {
   close_spill_locked();
 }
 
+void record_spool::unmapper::operator()(unsigned char* p) const {
+  ::munmap(p, chunk_bytes);
+}
+
 void record_spool::append_bytes(trace::record_kind kind, const void* data, size_t record_size,
                                 size_t count) {
   if (count == 0) return;
@@ -135,7 +141,10 @@ void record_spool::append_bytes(trace::record_kind kind, const void* data, size_
     if (chunks.empty() || chunks.back().used == chunks.back().capacity) {
       chunk fresh;
       fresh.capacity = std::max<size_t>(1, chunk_bytes / record_size) * record_size;
-      fresh.data.reset(new unsigned char[fresh.capacity]);  // not zeroed: written before read
+      void* mapped = ::mmap(nullptr, chunk_bytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+      if (mapped == MAP_FAILED) throw std::bad_alloc();
+      fresh.data.reset(static_cast<unsigned char*>(mapped));
       chunks.push_back(std::move(fresh));
     }
     chunk& tail = chunks.back();

@@ -66,8 +66,13 @@ class record_spool {
   // In-memory records of one kind live in chunks of whole records: appending never moves
   // what is stored (a growing vector copied everything at each doubling and held both copies
   // at once, near the budget 1.5 times the budget).
+  // Chunks are mapped with their pages populated at once: faulting them in one by one cost the
+  // delivery thread that appends about 40 ns per 88-byte record on the dev VM.
+  struct unmapper {
+    void operator()(unsigned char* p) const;
+  };
   struct chunk {
-    std::unique_ptr<unsigned char[]> data;
+    std::unique_ptr<unsigned char, unmapper> data;
     size_t used = 0;      // bytes
     size_t capacity = 0;  // bytes, a multiple of the kind's record size
   };
