@@ -52,13 +52,19 @@ void thread_main(callback_thread* t) {
   prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   std::unique_lock<std::mutex> lock(t->mutex);
   int busy_polls_left = 0;
+  // While busy, polls start at a fixed rate: the period counts from the previous poll's start,
+  // not its end, so a long delivery (the real tool converts a block in ~30 us) does not
+  // stretch the cycle that writers filling a block every ~35 us depend on.
+  auto next_poll = std::chrono::steady_clock::now();
   while (!t->stop_requested) {
+    const auto now = std::chrono::steady_clock::now();
     if (busy_polls_left > 0) {
-      t->wake.wait_for(lock, busy_poll_period);
+      next_poll = std::max(next_poll + busy_poll_period, now);
       --busy_polls_left;
     } else {
-      t->wake.wait_for(lock, idle_poll_period);
+      next_poll = now + idle_poll_period;
     }
+    if (next_poll > now) t->wake.wait_until(lock, next_poll);
     const uint64_t flush_target = t->flush_requested;
     const bool flushing = flush_target != t->flush_completed;
     if (deliver_all(t, lock, flushing) > 0) busy_polls_left = busy_polls_before_idle;
