@@ -11,7 +11,8 @@ namespace rocprof::cli {
 
 // Prints the CPU agents described by `cpuinfo_path`, then the GPU agents the CUDA plugin at
 // `cuda_plugin` lists (empty: $ROCPROF_BACKEND_DIR/librocprofiler-sdk-cuda.so, else the one
-// next to the tool library). Without GPU agents it prints one line saying so and why.
+// next to the tool library; rocprofv3 passes the one under --rocm-root when given). Without
+// GPU agents it prints one line saying so and why.
 void print_list_avail(std::ostream& out, const std::string& cpuinfo_path = "/proc/cpuinfo",
                       const std::string& cuda_plugin = "");
 

@@ -85,7 +85,10 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
     const job& cli = line.options;
     const bool echo = cli.flag("echo");
     if (cli.flag("list_avail")) {
-      print_list_avail(out);
+      // --rocm-root moves the libraries, the CUDA backend among them, as it does for a run.
+      const std::string rocm_root = cli.text("rocm_root").value_or("");
+      print_list_avail(out, "/proc/cpuinfo",
+                       rocm_root.empty() ? "" : find_tool_paths(rocm_root).cuda_plugin());
       if (line.app.empty()) return 0;
     }
     if (line.app.empty() && !echo) {

@@ -3,7 +3,8 @@
 list the CPU agents, print exactly one line saying no GPU agents were found and why, list no GPU,
 and exit 0. Two ways to have no GPU agent, whatever the machine: every GPU hidden
 (CUDA_VISIBLE_DEVICES empty; on a machine without a driver the reason is the missing driver),
-and no CUDA plugin where the backends are looked for (ROCPROF_BACKEND_DIR).
+no CUDA plugin where the backends are looked for (ROCPROF_BACKEND_DIR), and a --rocm-root
+without the libraries (the plugin is looked for under it, as a run looks for the tool there).
 
 usage: list_avail_e2e.py ROCPROFV3 WORKDIR
 """
@@ -13,10 +14,10 @@ import subprocess
 import sys
 
 
-def run(rocprofv3, **extra):
+def run(rocprofv3, options=(), **extra):
     env = dict(os.environ, **extra)
-    p = subprocess.run([rocprofv3, "--list-avail"], env=env, capture_output=True, text=True,
-                       timeout=60)
+    p = subprocess.run([rocprofv3, "--list-avail", *options], env=env, capture_output=True,
+                       text=True, timeout=60)
     print(p.stdout, p.stderr)
     return p
 
@@ -26,11 +27,14 @@ def main():
     empty = os.path.join(workdir, "list_avail_no_backends")
     os.makedirs(empty, exist_ok=True)
     failures = []
-    for label, extra, reason in [
-        ("GPUs hidden", {"CUDA_VISIBLE_DEVICES": ""}, r"CUDA backend"),
-        ("no plugin", {"ROCPROF_BACKEND_DIR": empty}, r"not part of this build \(" + re.escape(empty)),
+    for label, options, extra, reason in [
+        ("GPUs hidden", (), {"CUDA_VISIBLE_DEVICES": ""}, r"CUDA backend"),
+        ("no plugin", (), {"ROCPROF_BACKEND_DIR": empty},
+         r"not part of this build \(" + re.escape(empty)),
+        ("empty --rocm-root", ("--rocm-root", empty), {},
+         r"not part of this build \(" + re.escape(empty + "/lib/rocprofiler-sdk/")),
     ]:
-        p = run(rocprofv3, **extra)
+        p = run(rocprofv3, options, **extra)
         lines = [l for l in p.stdout.splitlines() if l.startswith("GPU agents")]
         if p.returncode != 0:
             failures.append(f"{label}: exit status {p.returncode}")
