@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -135,6 +136,17 @@ std::string settings_to_json(const config::tool_settings& s) {
   j["pc_sampling_interval"] = s.pc_sampling_interval;
   j["benchmark_mode"] = s.benchmark_mode;
   return j.dump();
+}
+
+std::string write_period_log(const config::tool_settings& settings,
+                             const std::vector<period_window>& windows) {
+  const auto options = make_output_options(settings);
+  const std::string path = options.path_for("collection_periods", "log");
+  make_directories(parent_directory(path));
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << format_period_log(windows);
+  out.close();
+  return out ? std::string() : "cannot write the collection periods log '" + path + "'";
 }
 
 output_report write_outputs(const config::tool_settings& settings,

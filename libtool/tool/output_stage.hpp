@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "collection_period_log.hpp"
 #include "rocprof/config/tool_settings.hpp"
 #include "rocprof/trace/model.hpp"
 #include "rocprof/trace/writer.hpp"
@@ -30,6 +31,11 @@ struct output_report {
   std::vector<std::string> errors;   // one line each
   bool skipped = false;              // nothing recorded, or below --minimum-output-data
 };
+
+// Writes <prefix>_collection_periods.log (ROCPROF_COLLECTION_PERIOD_TESTING); returns an error
+// line, or an empty string.
+std::string write_period_log(const config::tool_settings& settings,
+                             const std::vector<period_window>& windows);
 
 // Runs every requested writer over the definitions and the spooled records.
 output_report write_outputs(const config::tool_settings& settings,

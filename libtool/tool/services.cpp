@@ -157,15 +157,34 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
   }
 }
 
+uint64_t timestamp() {
+  rocprofiler_timestamp_t ts = 0;
+  rocprofiler_get_timestamp(&ts);
+  return ts;
+}
+
 void run_collection_periods(tool_state* tool) {
+  size_t index = 0;  // repetitions so far, over all periods
   for (const auto& period : tool->settings.collection_periods) {
     const uint64_t times = period.repeat == 0 ? 1 : period.repeat;  // rocprofv3: 0 runs once
-    for (uint64_t i = 0; i < times && !tool->stop_periods.load(); ++i) {
+    for (uint64_t i = 0; i < times && !tool->stop_periods.load(); ++i, ++index) {
+      period_window window;
+      window.delay_begin = timestamp();
       std::this_thread::sleep_for(std::chrono::nanoseconds(period.delay_ns));
-      if (tool->stop_periods.load()) return;
+      window.delay_end = timestamp();
+      if (tool->stop_periods.load()) {
+        tool->periods.record(index, window);
+        return;
+      }
+      window.start_begin = timestamp();
       rocprofiler_start_context(tool->main_context);
+      window.start_end = timestamp();
+      tool->periods.record(index, window);
       std::this_thread::sleep_for(std::chrono::nanoseconds(period.duration_ns));
+      window.stop_begin = timestamp();
       rocprofiler_stop_context(tool->main_context);
+      window.stop_end = timestamp();
+      tool->periods.record(index, window);
     }
   }
 }

@@ -50,6 +50,10 @@ void finalize() {
   const auto result = write_outputs(tool.settings, defs, *tool.spool);
   for (const auto& error : result.errors)
     std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
+  if (tool.settings.collection_period_testing) {
+    const std::string error = write_period_log(tool.settings, tool.periods.windows());
+    if (!error.empty()) std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
+  }
   std::fflush(stderr);
   // Not destroyed: a callback thread may still be appending (it saw `finished` too late).
   tool.spool->discard();

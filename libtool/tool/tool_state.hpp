@@ -10,6 +10,7 @@
 
 #include <rocprofiler-sdk/rocprofiler.h>
 
+#include "collection_period_log.hpp"
 #include "definitions_builder.hpp"
 #include "record_spool.hpp"
 #include "rocprof/config/tool_settings.hpp"
@@ -37,6 +38,8 @@ struct tool_state {
   std::atomic<uint64_t> epoch_ns{0};
   // Tells the collection-period thread to stop.
   std::atomic<bool> stop_periods{false};
+  // When the collection-period thread started and stopped collecting.
+  period_log periods;
 };
 
 tool_state& state();

@@ -1,4 +1,5 @@
 // Multi-threaded ROCTx sample. Usage: roctx_app <threads> <iterations> [flat]
+//                                   roctx_app <threads> <milliseconds> timed
 //
 // Default mode, with T threads and N iterations (the end-to-end tests count exactly these):
 //   main thread, named "main":
@@ -11,10 +12,13 @@
 //   each worker k, named "worker-k": N x { push "outer"; push "inner"; pop; pop }; mark
 //     "worker-done"
 // flat mode: each worker does N push/pop pairs of "pair" and nothing else (lossless test).
+// timed mode: each worker pushes and pops "timed-pair" every 200 us for the given number of
+// milliseconds (collection-period test: records spread over a known time).
 // Each worker prints "worker <k> tid <tid>" so tests can match thread ids and names.
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +32,15 @@ namespace {
 
 long current_tid() {
   return ::syscall(SYS_gettid);
+}
+
+void timed_worker(int milliseconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(milliseconds);
+  while (std::chrono::steady_clock::now() < end) {
+    roctxRangePushA("timed-pair");
+    roctxRangePop();
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
 }
 
 void worker(int index, int iterations, bool flat, roctx_range_id_t range_to_stop) {
@@ -62,6 +75,14 @@ int main(int argc, char** argv) {
   const int threads = std::atoi(argv[1]);
   const int iterations = std::atoi(argv[2]);
   const bool flat = argc > 3 && std::strcmp(argv[3], "flat") == 0;
+  if (argc > 3 && std::strcmp(argv[3], "timed") == 0) {
+    std::vector<std::thread> pool;
+    for (int k = 0; k < threads; ++k)
+      pool.emplace_back(timed_worker, iterations);
+    for (auto& t : pool)
+      t.join();
+    return 0;
+  }
 
   roctxNameOsThread("main");
   std::printf("main tid %ld\n", current_tid());

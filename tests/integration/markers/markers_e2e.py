@@ -54,9 +54,11 @@ class Runner:
         check(os.path.exists(self.tool), "tool library missing: " + self.tool)
 
     def run(self, app_args, name="run", formats=("csv", "json", "rocpd"), options=(),
-            kokkos=False, selected_regions=False, expect_ok=True, timeout=600, extra_env=None):
+            kokkos=False, selected_regions=False, expect_ok=True, timeout=600, extra_env=None,
+            app_env=None):
         """options: extra rocprofv3 options; extra_env: what they mean as tool variables (used
-        by the env launcher, which has no CLI to translate them)."""
+        by the env launcher, which has no CLI to translate them); app_env: variables for the
+        application with either launcher (tool variables that have no CLI option)."""
         out = os.path.join(self.work, "out")
         os.makedirs(out, exist_ok=True)
         env = dict(os.environ)
@@ -87,6 +89,7 @@ class Runner:
                 env.update({"ROCPROF_KOKKOS_TRACE": "1", "ROCPROF_KERNEL_RENAME": "1",
                             "KOKKOS_TOOLS_LIBS": self.kokkosp,
                             "KOKKOS_PROFILE_LIBRARY": self.kokkosp})
+        env.update(app_env or {})
         print("running ({}): {}".format(self.launcher, " ".join(cmd)), flush=True)
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
         sys.stdout.write(proc.stdout[-4000:])
@@ -428,6 +431,61 @@ def case_collection_period(runner):
           "records collected outside the collection period")
 
 
+def read_period_log(path):
+    """Sections of `label:begin:end` lines separated by `--` (rocprofv3's test format)."""
+    check(os.path.exists(path), "missing " + path)
+    sections = []
+    with open(path) as f:
+        for block in f.read().split("--"):
+            lines = [l for l in block.strip().splitlines() if l.strip()]
+            if not lines:
+                continue
+            section = {}
+            for line in lines:
+                label, begin, end = line.split(":")
+                section[label] = (int(begin), int(end))
+            sections.append(section)
+    return sections
+
+
+def case_collection_period_log(runner):
+    """--collection-period 0.1:0.15:2 sec on a program that records a pair every 200 us for 0.7 s:
+    ROCPROF_COLLECTION_PERIOD_TESTING=1 writes <prefix>_collection_periods.log with two
+    repetitions (delay, start, duration, stop), and every recorded range starts inside a
+    start..stop window (1 ms margin for the context switch) and none inside a delay."""
+    app = os.path.join(runner.build, "bin", "roctx_app")
+    ns = 1000000000
+    _, prefix = runner.run([app, "1", "700", "timed"], name="period_log", formats=("csv",),
+                           options=("--collection-period", "0.1:0.15:2",
+                                    "--collection-period-unit", "sec"),
+                           extra_env={"ROCPROF_COLLECTION_PERIOD":
+                                      "{}:{}:2".format(ns // 10, ns * 15 // 100)},
+                           app_env={"ROCPROF_COLLECTION_PERIOD_TESTING": "1"})
+    sections = read_period_log(prefix + "_collection_periods.log")
+    check(len(sections) == 2, "{} sections in the periods log, want 2".format(len(sections)))
+    for s in sections:
+        check(set(s) == {"delay", "start", "duration", "stop"}, "labels {}".format(sorted(s)))
+        check(s["delay"][0] <= s["delay"][1] <= s["start"][0] <= s["start"][1] <=
+              s["stop"][0] <= s["stop"][1], "windows out of order: {}".format(s))
+        delay_ms = (s["delay"][1] - s["delay"][0]) / 1e6
+        duration_ms = (s["duration"][1] - s["duration"][0]) / 1e6
+        check(delay_ms >= 100 and duration_ms >= 150,
+              "delay {:.1f} ms, duration {:.1f} ms".format(delay_ms, duration_ms))
+    rows = [r for r in range_rows(read_marker_csv(prefix)) if r["Function"] == "timed-pair"]
+    check(len(rows) > 0, "no range recorded")
+    margin = 1000000
+    per_window = [0, 0]
+    for r in rows:
+        start = int(r["Start_Timestamp"])
+        inside = [i for i, s in enumerate(sections)
+                  if s["start"][0] - margin <= start <= s["stop"][1] + margin]
+        check(len(inside) == 1, "range starting at {} is in no collection window".format(start))
+        per_window[inside[0]] += 1
+        check(not any(s["delay"][0] + margin < start < s["delay"][1] - margin for s in sections),
+              "range starting at {} lies in a delay".format(start))
+    check(min(per_window) > 0, "ranges per window: {}".format(per_window))
+
+
 def case_minimum_output(runner):
     """--minimum-output-data: below the threshold no file is written, above it files are."""
     app = nvtx_app_or_skip(runner)
@@ -443,6 +501,7 @@ def case_minimum_output(runner):
 
 CASES = {
     "collection_period": case_collection_period,
+    "collection_period_log": case_collection_period_log,
     "minimum_output": case_minimum_output,
     "fork": case_fork,
     "exec_child": case_exec_child,
