@@ -1,6 +1,10 @@
 // Contexts: creation rules, start/stop, validity, the configuration lock, and registration
 // through rocprofiler_force_configure.
 #include <gtest/gtest.h>
+#include <rocprofiler-sdk-roctx/roctx.h>
+
+#include <mutex>
+#include <string>
 
 #include "test_tool.hpp"
 
@@ -55,6 +59,59 @@ TEST(context, creation_is_locked_after_initialisation) {
   rocprofiler_context_id_t ctx{};
   EXPECT_EQ(rocprofiler_create_context(&ctx), ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
   EXPECT_EQ(ctx.handle, 0u);
+}
+
+// One thread keeps a per-kind shortcut to the lane of the one buffer that takes a kind
+// (dispatch_inl.hpp, direct_lane). Starting and stopping contexts must redirect its next
+// records at once: to both buffers, to the remaining one, to none, and through the operation
+// filter of a context that has one.
+TEST(context, records_follow_context_changes_on_one_thread) {
+  collector& a = tool().watermark;
+  collector& b = tool().thread;
+  collector& filtered = tool().filter;
+  reset(tool().watermark_buf, a);
+  reset(tool().thread_buf, b);
+  reset(tool().filter_buf, filtered);
+  auto marks = [](const char* text, int n) {
+    for (int i = 0; i < n; ++i)
+      roctxMarkA(text);
+  };
+  auto count = [](collector& c, rocprofiler_buffer_id_t buffer, const std::string& text) {
+    EXPECT_EQ(rocprofiler_flush_buffer(buffer), ROCPROFILER_STATUS_SUCCESS);
+    std::lock_guard<std::mutex> lock(c.mutex);
+    size_t n = 0;
+    for (const marker_copy& m : c.markers)
+      n += m.message == text ? 1 : 0;
+    return n;
+  };
+  ASSERT_EQ(rocprofiler_start_context(tool().watermark_ctx), ROCPROFILER_STATUS_SUCCESS);
+  marks("only-a", 3);
+  ASSERT_EQ(rocprofiler_start_context(tool().thread_ctx), ROCPROFILER_STATUS_SUCCESS);
+  marks("a-and-b", 4);
+  ASSERT_EQ(rocprofiler_stop_context(tool().watermark_ctx), ROCPROFILER_STATUS_SUCCESS);
+  marks("only-b", 5);
+  ASSERT_EQ(rocprofiler_stop_context(tool().thread_ctx), ROCPROFILER_STATUS_SUCCESS);
+  marks("none", 6);
+  {
+    context_guard on(tool().filter_ctx);  // marks only: no shortcut, the filter applies
+    roctxRangePushA("filtered-range");
+    marks("filtered-mark", 2);
+    roctxRangePop();
+  }
+  EXPECT_EQ(count(a, tool().watermark_buf, "only-a"), 3u);
+  EXPECT_EQ(count(a, tool().watermark_buf, "a-and-b"), 4u);
+  EXPECT_EQ(count(a, tool().watermark_buf, "only-b"), 0u);
+  EXPECT_EQ(count(b, tool().thread_buf, "only-a"), 0u);
+  EXPECT_EQ(count(b, tool().thread_buf, "a-and-b"), 4u);
+  EXPECT_EQ(count(b, tool().thread_buf, "only-b"), 5u);
+  EXPECT_EQ(count(a, tool().watermark_buf, "none") + count(b, tool().thread_buf, "none") +
+                count(filtered, tool().filter_buf, "none"),
+            0u);
+  EXPECT_EQ(count(filtered, tool().filter_buf, "filtered-mark"), 2u);
+  EXPECT_EQ(count(filtered, tool().filter_buf, "filtered-range"), 0u);
+  reset(tool().watermark_buf, a);
+  reset(tool().thread_buf, b);
+  reset(tool().filter_buf, filtered);
 }
 
 }  // namespace
