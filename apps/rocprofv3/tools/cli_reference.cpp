@@ -47,7 +47,9 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
     {"collection_period",
      "Converted by the CLI to nanoseconds with `--collection-period-unit`, joined with `;`."},
     {"collection_period_unit", "Used by the CLI to convert `--collection-period`."},
-    {"list_avail", "Prints the CPU agents of /proc/cpuinfo and the GPU agents the CUDA backend (under `--rocm-root` when given) finds, or one line saying why none; no counters yet."},
+    {"list_avail",
+     "Prints the CPU agents of /proc/cpuinfo and the GPU agents the CUDA backend (under "
+     "`--rocm-root` when given) finds, or one line saying why none; no counters yet."},
     {"preload", "Put first in `LD_PRELOAD`, before the existing value and the tool library."},
     {"rocm_root", "Where the CLI looks for `lib/rocprofiler-sdk/librocprofiler-sdk-tool.so`."},
     {"sdk_soversion", "Accepted and ignored (no versioned SDK library to resolve)."},
