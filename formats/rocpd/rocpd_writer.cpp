@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "json/json_text.hpp"
 #include "common/agent_json.hpp"
+#include "json/json_text.hpp"
 #include "rocpd/rocpd_schema.hpp"
 #include "rocpd/sqlite_db.hpp"
 #include "rocprof/formats/agent_names.hpp"

@@ -45,29 +45,43 @@ enum class api_domain : uint16_t {
 
 struct api_domain_info {
   api_domain domain;
-  std::string_view category;        // e.g. "HIP_RUNTIME_API_EXT", "CUDA_RUNTIME_API"
-  std::string_view summary_domain;  // e.g. "HIP_API", "MARKER_API", "CUDA_RUNTIME_API"
-  std::string_view csv_stem;        // e.g. "hip_api_trace" -> <prefix>_hip_api_trace.csv
-  std::string_view stats_stem;      // e.g. "hip_api_stats" -> <prefix>_hip_api_stats.csv
+  std::string_view category;           // e.g. "HIP_RUNTIME_API_EXT", "CUDA_RUNTIME_API"
+  std::string_view summary_domain;     // e.g. "HIP_API", "MARKER_API", "CUDA_RUNTIME_API"
+  std::string_view csv_stem;           // e.g. "hip_api_trace" -> <prefix>_hip_api_trace.csv
+  std::string_view stats_stem;         // e.g. "hip_api_stats" -> <prefix>_hip_api_stats.csv
   std::string_view perfetto_category;  // e.g. "hip_api"
   std::string_view json_key;           // key under buffer_records, e.g. "hip_api"
 };
 
 inline constexpr std::array<api_domain_info, static_cast<size_t>(api_domain::count)> domain_table{{
-    {api_domain::hsa_core, "HSA_CORE_API", "HSA_API", "hsa_api_trace", "hsa_api_stats", "hsa_api", "hsa_api"},
-    {api_domain::hsa_amd_ext, "HSA_AMD_EXT_API", "HSA_API", "hsa_api_trace", "hsa_api_stats", "hsa_api", "hsa_api"},
-    {api_domain::hsa_image_ext, "HSA_IMAGE_EXT_API", "HSA_API", "hsa_api_trace", "hsa_api_stats", "hsa_api", "hsa_api"},
-    {api_domain::hsa_finalize_ext, "HSA_FINALIZE_EXT_API", "HSA_API", "hsa_api_trace", "hsa_api_stats", "hsa_api", "hsa_api"},
-    {api_domain::hip_runtime, "HIP_RUNTIME_API_EXT", "HIP_API", "hip_api_trace", "hip_api_stats", "hip_api", "hip_api"},
-    {api_domain::hip_compiler, "HIP_COMPILER_API_EXT", "HIP_API", "hip_api_trace", "hip_api_stats", "hip_api", "hip_api"},
-    {api_domain::marker_core_range, "MARKER_CORE_RANGE_API", "MARKER_API", "marker_api_trace", "marker_api_stats", "marker_api", "marker_api"},
-    {api_domain::marker_control, "MARKER_CONTROL_API", "MARKER_API", "marker_api_trace", "marker_api_stats", "marker_api", "marker_api"},
-    {api_domain::marker_name, "MARKER_NAME_API", "MARKER_API", "marker_api_trace", "marker_api_stats", "marker_api", "marker_api"},
-    {api_domain::rccl, "RCCL_API", "RCCL_API", "rccl_api_trace", "rccl_api_stats", "rccl_api", "rccl_api"},
-    {api_domain::rocdecode, "ROCDECODE_API_EXT", "ROCDECODE_API", "rocdecode_api_trace", "rocdecode_api_stats", "rocdecode_api", "rocdecode_api"},
-    {api_domain::rocjpeg, "ROCJPEG_API", "ROCJPEG_API", "rocjpeg_api_trace", "rocjpeg_api_stats", "rocjpeg_api", "rocjpeg_api"},
-    {api_domain::cuda_runtime, "CUDA_RUNTIME_API", "CUDA_RUNTIME_API", "cuda_api_trace", "cuda_api_stats", "cuda_api", "cuda_api"},
-    {api_domain::cuda_driver, "CUDA_DRIVER_API", "CUDA_DRIVER_API", "cuda_api_trace", "cuda_api_stats", "cuda_api", "cuda_api"},
+    {api_domain::hsa_core, "HSA_CORE_API", "HSA_API", "hsa_api_trace", "hsa_api_stats", "hsa_api",
+     "hsa_api"},
+    {api_domain::hsa_amd_ext, "HSA_AMD_EXT_API", "HSA_API", "hsa_api_trace", "hsa_api_stats",
+     "hsa_api", "hsa_api"},
+    {api_domain::hsa_image_ext, "HSA_IMAGE_EXT_API", "HSA_API", "hsa_api_trace", "hsa_api_stats",
+     "hsa_api", "hsa_api"},
+    {api_domain::hsa_finalize_ext, "HSA_FINALIZE_EXT_API", "HSA_API", "hsa_api_trace",
+     "hsa_api_stats", "hsa_api", "hsa_api"},
+    {api_domain::hip_runtime, "HIP_RUNTIME_API_EXT", "HIP_API", "hip_api_trace", "hip_api_stats",
+     "hip_api", "hip_api"},
+    {api_domain::hip_compiler, "HIP_COMPILER_API_EXT", "HIP_API", "hip_api_trace", "hip_api_stats",
+     "hip_api", "hip_api"},
+    {api_domain::marker_core_range, "MARKER_CORE_RANGE_API", "MARKER_API", "marker_api_trace",
+     "marker_api_stats", "marker_api", "marker_api"},
+    {api_domain::marker_control, "MARKER_CONTROL_API", "MARKER_API", "marker_api_trace",
+     "marker_api_stats", "marker_api", "marker_api"},
+    {api_domain::marker_name, "MARKER_NAME_API", "MARKER_API", "marker_api_trace",
+     "marker_api_stats", "marker_api", "marker_api"},
+    {api_domain::rccl, "RCCL_API", "RCCL_API", "rccl_api_trace", "rccl_api_stats", "rccl_api",
+     "rccl_api"},
+    {api_domain::rocdecode, "ROCDECODE_API_EXT", "ROCDECODE_API", "rocdecode_api_trace",
+     "rocdecode_api_stats", "rocdecode_api", "rocdecode_api"},
+    {api_domain::rocjpeg, "ROCJPEG_API", "ROCJPEG_API", "rocjpeg_api_trace", "rocjpeg_api_stats",
+     "rocjpeg_api", "rocjpeg_api"},
+    {api_domain::cuda_runtime, "CUDA_RUNTIME_API", "CUDA_RUNTIME_API", "cuda_api_trace",
+     "cuda_api_stats", "cuda_api", "cuda_api"},
+    {api_domain::cuda_driver, "CUDA_DRIVER_API", "CUDA_DRIVER_API", "cuda_api_trace",
+     "cuda_api_stats", "cuda_api", "cuda_api"},
 }};
 
 constexpr bool domain_table_is_complete() {
@@ -77,7 +91,9 @@ constexpr bool domain_table_is_complete() {
 }
 static_assert(domain_table_is_complete(), "domain_table needs one row per api_domain, in order");
 
-constexpr const api_domain_info& info(api_domain d) { return domain_table[static_cast<size_t>(d)]; }
+constexpr const api_domain_info& info(api_domain d) {
+  return domain_table[static_cast<size_t>(d)];
+}
 
 // ---------------------------------------------------------------------------------------------
 // Definitions
@@ -153,7 +169,7 @@ struct code_object_info {
 struct kernel_symbol_info {
   uint64_t kernel_id = 0;
   uint64_t code_object_id = 0;
-  std::string mangled_name;    // raw symbol (".kd" stripped)
+  std::string mangled_name;  // raw symbol (".kd" stripped)
   std::string demangled_name;
   std::string truncated_name;  // bare function name
   std::string display_name;    // the formatted name per -M / -T
@@ -234,8 +250,8 @@ struct kernel_dispatch_record {
   uint32_t private_segment_size = 0;  // scratch per work-item (CUDA: local memory per thread)
   uint32_t group_segment_size = 0;    // LDS per workgroup (CUDA: static + dynamic shared)
   uint32_t arch_vgpr_count = 0, accum_vgpr_count = 0, sgpr_count = 0;  // CUDA: regs/thread
-  dim3 workgroup_size;  // CUDA: block
-  dim3 grid_size;       // in work-items (CUDA: grid * block)
+  dim3 workgroup_size;                                                 // CUDA: block
+  dim3 grid_size;             // in work-items (CUDA: grid * block)
   string_id region_name = 0;  // --kernel-rename: innermost enclosing range message, else empty
   uint64_t graph_id = 0, graph_node_id = 0;  // CUDA graphs; 0 if not launched from a graph
   dim3 cluster_size;                         // CUDA thread-block clusters; 0 if none
@@ -280,10 +296,10 @@ struct memory_set_record {
 
 enum class memory_allocation_operation : uint8_t {
   none = 0,
-  allocate,        // MEMORY_ALLOCATION_ALLOCATE
-  vmem_allocate,   // MEMORY_ALLOCATION_VMEM_ALLOCATE
-  free,            // MEMORY_ALLOCATION_FREE
-  vmem_free,       // MEMORY_ALLOCATION_VMEM_FREE
+  allocate,       // MEMORY_ALLOCATION_ALLOCATE
+  vmem_allocate,  // MEMORY_ALLOCATION_VMEM_ALLOCATE
+  free,           // MEMORY_ALLOCATION_FREE
+  vmem_free,      // MEMORY_ALLOCATION_VMEM_FREE
 };
 
 struct memory_allocation_record {
@@ -294,7 +310,7 @@ struct memory_allocation_record {
   uint64_t start_ns = 0, end_ns = 0;
   uint64_t agent_id = 0;  // 0 for frees
   uint64_t address = 0;
-  uint64_t size = 0;      // 0 for frees
+  uint64_t size = 0;  // 0 for frees
   uint64_t stream_id = 0;
   string_id memory_kind = 0;  // backend detail, e.g. CUDA "DEVICE", "PINNED", "MANAGED"
   uint32_t reserved2 = 0;
@@ -360,10 +376,10 @@ enum class record_kind : uint8_t {
 
 template <typename T>
 struct record_traits;
-#define ROCPROF_TRACE_RECORD_KIND(TYPE, KIND)                          \
-  template <>                                                          \
-  struct record_traits<TYPE> {                                         \
-    static constexpr record_kind kind = record_kind::KIND;             \
+#define ROCPROF_TRACE_RECORD_KIND(TYPE, KIND)                                  \
+  template <>                                                                  \
+  struct record_traits<TYPE> {                                                 \
+    static constexpr record_kind kind = record_kind::KIND;                     \
     static_assert(std::is_trivially_copyable_v<TYPE>, #TYPE " must be plain"); \
   };
 ROCPROF_TRACE_RECORD_KIND(api_record, api)
