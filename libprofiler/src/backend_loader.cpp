@@ -74,10 +74,8 @@ int svc_buffer_kind_enabled(rocprofiler_buffer_tracing_kind_t kind,
   if (kind <= 0 || kind >= ROCPROFILER_BUFFER_TRACING_LAST || !buffer_kind_on(kind)) return 0;
   const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < n; ++i) {
-    const context* ctx = g_contexts[i];
-    if (ctx->active.load(std::memory_order_relaxed) && ctx->buffers[kind].target != nullptr &&
-        ctx->buffers[kind].ops.test(op))
-      return 1;
+    const buffer_service* svc = active_buffer_service(i, kind);
+    if (svc != nullptr && svc->ops.test(op)) return 1;
   }
   return 0;
 }
@@ -87,10 +85,8 @@ int svc_callback_kind_enabled(rocprofiler_callback_tracing_kind_t kind,
   if (kind <= 0 || kind >= ROCPROFILER_CALLBACK_TRACING_LAST || !callback_kind_on(kind)) return 0;
   const uint32_t n = g_num_contexts.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < n; ++i) {
-    const context* ctx = g_contexts[i];
-    if (ctx->active.load(std::memory_order_relaxed) && ctx->callbacks[kind].callback != nullptr &&
-        ctx->callbacks[kind].ops.test(op))
-      return 1;
+    const callback_service* svc = active_callback_service(i, kind);
+    if (svc != nullptr && svc->ops.test(op)) return 1;
   }
   return 0;
 }

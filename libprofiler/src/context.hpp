@@ -55,6 +55,25 @@ struct context {
 
 inline context* g_contexts[max_contexts] = {};
 inline std::atomic<uint32_t> g_num_contexts{0};
+
+/// Context i's buffer service for `kind` when the context is active and configured one, else
+/// nullptr. Whether it takes a given operation is left to the caller (svc->ops).
+inline const buffer_service* active_buffer_service(uint32_t i,
+                                                   rocprofiler_buffer_tracing_kind_t kind) {
+  const context* ctx = g_contexts[i];
+  if (!ctx->active.load(std::memory_order_relaxed)) return nullptr;
+  const buffer_service& svc = ctx->buffers[kind];
+  return svc.target != nullptr ? &svc : nullptr;
+}
+
+/// The same for callback tracing.
+inline const callback_service* active_callback_service(uint32_t i,
+                                                       rocprofiler_callback_tracing_kind_t kind) {
+  const context* ctx = g_contexts[i];
+  if (!ctx->active.load(std::memory_order_relaxed)) return nullptr;
+  const callback_service& svc = ctx->callbacks[kind];
+  return svc.callback != nullptr ? &svc : nullptr;
+}
 /// Kinds that some active context traces: bit k of word k / 64.
 alignas(64) inline std::atomic<uint64_t> g_buffer_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
 inline std::atomic<uint64_t> g_callback_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};

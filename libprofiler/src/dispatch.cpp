@@ -25,15 +25,13 @@ lane* resolve_direct_lane(thread_state* st, rocprofiler_buffer_tracing_kind_t ki
   uint32_t target_context = 0;
   for (uint64_t set = g_buffer_kind_contexts[kind].load(std::memory_order_acquire); set != 0;) {
     const uint32_t i = take_lowest_context(set);
-    const context* ctx = g_contexts[i];
-    if (!ctx->active.load(std::memory_order_relaxed)) continue;
-    const buffer_service& svc = ctx->buffers[kind];
-    if (svc.target == nullptr) continue;
-    if (target != nullptr || !svc.ops.takes_all()) {
+    const buffer_service* svc = active_buffer_service(i, kind);
+    if (svc == nullptr) continue;
+    if (target != nullptr || !svc->ops.takes_all()) {
       none_word |= none_bit;
       return nullptr;
     }
-    target = svc.target;
+    target = svc->target;
     target_context = i;
   }
   lane* l = target != nullptr ? thread_lane(target, st) : nullptr;
@@ -66,10 +64,8 @@ void callbacks_enter(thread_state* st, rocprofiler_callback_tracing_kind_t kind,
   for (uint64_t wanted = g_callback_kind_contexts[kind].load(std::memory_order_acquire);
        wanted != 0 && set.count < max_callback_contexts;) {
     const uint32_t i = take_lowest_context(wanted);
-    context* ctx = g_contexts[i];
-    if (!ctx->active.load(std::memory_order_relaxed)) continue;
-    const callback_service& svc = ctx->callbacks[kind];
-    if (svc.callback == nullptr || !svc.ops.test(operation)) continue;
+    const callback_service* svc = active_callback_service(i, kind);
+    if (svc == nullptr || !svc->ops.test(operation)) continue;
     const uint32_t slot = set.count++;
     set.context_index[slot] = i;
     set.user_data[slot].value = 0;
@@ -81,7 +77,7 @@ void callbacks_enter(thread_state* st, rocprofiler_callback_tracing_kind_t kind,
                                               operation,
                                               ROCPROFILER_CALLBACK_PHASE_ENTER,
                                               payload};
-    svc.callback(rec, &set.user_data[slot], svc.data);
+    svc->callback(rec, &set.user_data[slot], svc->data);
   }
 }
 

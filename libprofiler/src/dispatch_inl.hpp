@@ -37,12 +37,10 @@ __attribute__((always_inline)) inline uint32_t emit_in_place(
   uint32_t delivered = 0;
   for (uint64_t set = g_buffer_kind_contexts[kind].load(std::memory_order_acquire); set != 0;) {
     const uint32_t i = take_lowest_context(set);
-    context* ctx = g_contexts[i];
-    if (!ctx->active.load(std::memory_order_relaxed)) continue;
-    const buffer_service& svc = ctx->buffers[kind];
-    if (svc.target == nullptr || !svc.ops.test(operation)) continue;
+    const buffer_service* svc = active_buffer_service(i, kind);
+    if (svc == nullptr || !svc->ops.test(operation)) continue;
     const reservation room =
-        buffer_reserve(svc.target, st, category, static_cast<uint32_t>(kind), size);
+        buffer_reserve(svc->target, st, category, static_cast<uint32_t>(kind), size);
     if (room.record == nullptr) continue;
     fill(room.record, external_id(*st, i));
     buffer_commit(room);
