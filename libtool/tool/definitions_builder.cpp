@@ -106,17 +106,13 @@ void definitions_builder::observe_thread(int64_t tid, uint64_t start_ns, uint64_
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = thread_index_.find(tid);
   if (found == thread_index_.end()) {
+    found = thread_index_.emplace(tid, defs_.threads.size()).first;
     trace::thread_info info;
     info.tid = tid;
-    info.start_ns = start_ns;
-    info.end_ns = end_ns;
-    thread_index_.emplace(tid, defs_.threads.size());
     defs_.threads.push_back(std::move(info));
-    return;
   }
   auto& info = defs_.threads[found->second];
-  if (start_ns != 0 && (info.start_ns == 0 || start_ns < info.start_ns)) info.start_ns = start_ns;
-  if (end_ns > info.end_ns) info.end_ns = end_ns;
+  widen_thread_window(info.start_ns, info.end_ns, start_ns, end_ns);
 }
 
 void definitions_builder::name_thread(int64_t tid, std::string_view name) {

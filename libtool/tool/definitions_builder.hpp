@@ -17,6 +17,13 @@
 
 namespace rocprof::tool {
 
+/// Widens a thread's [start, end] window so that it covers [start_ns, end_ns]; 0 is "unknown".
+inline void widen_thread_window(uint64_t& start, uint64_t& end, uint64_t start_ns,
+                                uint64_t end_ns) {
+  if (start_ns != 0 && (start == 0 || start_ns < start)) start = start_ns;
+  if (end_ns > end) end = end_ns;
+}
+
 class definitions_builder {
  public:
   definitions_builder();

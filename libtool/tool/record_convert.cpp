@@ -159,9 +159,7 @@ class thread_windows {
       last_ = found->second;
     }
     window& w = windows_[last_];
-    // The same widening as definitions_builder::observe_thread.
-    if (start_ns != 0 && (w.start_ns == 0 || start_ns < w.start_ns)) w.start_ns = start_ns;
-    if (end_ns > w.end_ns) w.end_ns = end_ns;
+    widen_thread_window(w.start_ns, w.end_ns, start_ns, end_ns);
   }
   void hand_to(definitions_builder& defs) const {
     for (const window& w : windows_)

@@ -209,12 +209,6 @@ bool record_spool::spill_locked() {
   return true;
 }
 
-void record_spool::free_memory_locked() {
-  memory_bytes_ = 0;
-  for (auto& chunks : memory_)
-    std::vector<chunk>().swap(chunks);
-}
-
 void record_spool::close_spill_locked() {
   if (spill_fd_ >= 0) ::close(spill_fd_);
   spill_fd_ = -1;
@@ -290,26 +284,15 @@ void record_spool::discard() {
   close_spill_locked();
   spill_failed_ = true;  // never create another spill file
   spilled_bytes_ = 0;
-  free_memory_locked();
+  memory_bytes_ = 0;
+  for (auto& chunks : memory_)
+    std::vector<chunk>().swap(chunks);  // gives the chunks back
   counts_.fill(0);
 }
 
 void record_spool::abandon_in_forked_child() {
   if (spill_fd_ >= 0) ::close(spill_fd_);
   spill_fd_ = -1;
-}
-
-void record_spool::reset() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  // A forked child must not unlink the parent's file: only close the descriptor.
-  if (spill_fd_ >= 0) ::close(spill_fd_);
-  spill_fd_ = -1;
-  spill_path_.clear();
-  spilled_bytes_ = 0;
-  spill_failed_ = false;
-  error_.clear();
-  free_memory_locked();
-  counts_.fill(0);
 }
 
 }  // namespace rocprof::tool

@@ -49,12 +49,10 @@ class record_spool {
   const std::string& spill_path() const { return spill_path_; }  // empty until the first spill
   std::string last_error() const;
 
-  // Forgets everything; the spill file is closed but not removed: it is the parent's (a
-  // forked child starts clean).
-  void reset();
   // In a forked child, with no other thread running: closes the parent's spill file
-  // descriptor without taking the lock (a vanished parent thread may hold it). The object is
-  // then left alone, never used or destroyed.
+  // descriptor, without removing the file (it is the parent's) and without taking the lock (a
+  // vanished parent thread may hold it). The object is then left alone, never used or
+  // destroyed; the child starts a new spool.
   void abandon_in_forked_child();
   // Frees the records and removes the spill file (after the outputs were written). Appends
   // that still arrive are kept in memory only.
@@ -81,7 +79,6 @@ class record_spool {
   void append_bytes(trace::record_kind kind, const void* data, size_t record_size, size_t count);
   bool spill_locked();
   void close_spill_locked();
-  void free_memory_locked();
 
   mutable std::mutex mutex_;
   size_t budget_bytes_;

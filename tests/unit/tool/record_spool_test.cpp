@@ -144,14 +144,18 @@ TEST(RecordSpool, DiscardRemovesTheSpillFile) {
   EXPECT_TRUE(spool.spill_path().empty());
 }
 
-TEST(RecordSpool, ResetForgetsEverything) {
-  record_spool spool(1 << 20, make_temp_dir());
-  spool.append(make_api(1));
-  spool.reset();
-  EXPECT_EQ(spool.total_records(), 0u);
-  collecting_writer out;
-  spool.replay(out);
-  EXPECT_TRUE(out.api.empty());
+// What a forked child does with the parent's spool: closes its descriptor and leaves the file,
+// which the parent still writes and removes, in place.
+TEST(RecordSpool, AbandonInForkedChildKeepsTheParentsSpillFile) {
+  record_spool spool(sizeof(trace::api_record), make_temp_dir());
+  for (uint64_t i = 0; i < 10; ++i)
+    spool.append(make_api(i));
+  const std::string path = spool.spill_path();
+  ASSERT_FALSE(path.empty());
+  spool.abandon_in_forked_child();
+  struct stat info {};
+  EXPECT_EQ(::stat(path.c_str(), &info), 0);
+  ::unlink(path.c_str());  // the test plays the parent
 }
 
 }  // namespace
