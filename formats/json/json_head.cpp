@@ -35,6 +35,19 @@ ojson enum_names(int first, int last, NameOf name_of) {
   return ops;
 }
 
+// The items by id, 0 .. the largest id (rocprofv3 writes these arrays indexed by id); an id
+// without an item is null.
+template <typename T, typename IdOf>
+std::vector<const T*> index_by_id(const std::vector<T>& items, IdOf id_of) {
+  uint64_t max_id = 0;
+  for (const auto& item : items)
+    max_id = std::max(max_id, id_of(item));
+  std::vector<const T*> by_id(max_id + 1, nullptr);
+  for (const auto& item : items)
+    by_id[id_of(item)] = &item;
+  return by_id;
+}
+
 }  // namespace
 
 json_writer::head json_writer::build_head() const {
@@ -127,14 +140,10 @@ ojson json_writer::buffer_record_kinds() const {
 // Indexed by code object id: ids without a code object get a {"size": 0} placeholder.
 ojson json_writer::code_objects_json() const {
   ojson code_objects = ojson::array();
-  uint64_t max_co = 0;
-  for (const auto& c : defs_->code_objects)
-    max_co = std::max(max_co, c.id);
-  std::vector<const code_object_info*> co_by_id(max_co + 1, nullptr);
-  for (const auto& c : defs_->code_objects)
-    co_by_id[c.id] = &c;
-  for (uint64_t i = 0; i <= max_co; ++i) {
-    const auto* c = co_by_id[i];
+  const auto by_id =
+      index_by_id(defs_->code_objects, [](const code_object_info& c) { return c.id; });
+  for (uint64_t i = 0; i < by_id.size(); ++i) {
+    const auto* c = by_id[i];
     if (!c) {
       code_objects.push_back({{"size", 0}, {"code_object_id", i}});
       continue;
@@ -161,14 +170,10 @@ ojson json_writer::code_objects_json() const {
 // Indexed by kernel id, like the code objects.
 ojson json_writer::kernel_symbols_json() const {
   ojson symbols = ojson::array();
-  uint64_t max_k = 0;
-  for (const auto& s : defs_->kernel_symbols)
-    max_k = std::max(max_k, s.kernel_id);
-  std::vector<const kernel_symbol_info*> sym_by_id(max_k + 1, nullptr);
-  for (const auto& s : defs_->kernel_symbols)
-    sym_by_id[s.kernel_id] = &s;
-  for (uint64_t i = 0; i <= max_k; ++i) {
-    const auto* s = sym_by_id[i];
+  const auto by_id =
+      index_by_id(defs_->kernel_symbols, [](const kernel_symbol_info& s) { return s.kernel_id; });
+  for (uint64_t i = 0; i < by_id.size(); ++i) {
+    const auto* s = by_id[i];
     if (!s) {
       symbols.push_back({{"size", 0}, {"kernel_id", i}});
       continue;

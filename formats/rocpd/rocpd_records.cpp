@@ -23,6 +23,20 @@ std::string_view rocpd_writer::json_member(std::string_view key, std::string_vie
   return scratch_text_;
 }
 
+// The columns every activity row (region, kernel, copy, memset, allocation, scratch) fills
+// alike: where it ran, when, and its event.
+template <typename Table>
+table_insert<Table>& rocpd_writer::activity_row(table_insert<Table>& rows, int64_t pid, int64_t tid,
+                                                uint64_t start, uint64_t end, int64_t event) {
+  using col = typename Table::column;
+  return rows.i64(col::nid, nid_)
+      .i64(col::pid, pid)
+      .i64(col::tid, tid)
+      .u64(col::start, start)
+      .u64(col::end, end)
+      .i64(col::event_id, event);
+}
+
 void rocpd_writer::write(record_span<api_record> records) {
   if (!loading()) return;
   for (const auto& r : records) {
@@ -42,14 +56,9 @@ void rocpd_writer::write(record_span<api_record> records) {
           .i64(sample_col::event_id, event)
           .end_row();
     } else {
-      inserts_->regions.u64(region_col::id, id)
-          .i64(region_col::nid, nid_)
-          .i64(region_col::pid, pid)
-          .i64(region_col::tid, r.tid)
-          .u64(region_col::start, r.start_ns)
-          .u64(region_col::end, r.end_ns)
+      activity_row(inserts_->regions, pid, r.tid, r.start_ns, r.end_ns, event)
+          .u64(region_col::id, id)
           .i64(region_col::name_id, sid(r.operation))
-          .i64(region_col::event_id, event)
           .end_row();
     }
   }
@@ -81,17 +90,13 @@ void rocpd_writer::write(record_span<kernel_dispatch_record> records) {
     const int64_t event =
         add_event(kernel_category_, r.corr.internal, r.corr.internal, r.corr.external);
     if (keep_dispatch_events_) dispatch_events_.emplace(r.dispatch_id, event);
-    inserts_->kernels.u64(kernel_col::id, r.dispatch_id)
-        .i64(kernel_col::nid, nid_)
-        .i64(kernel_col::pid, pid_)
-        .i64(kernel_col::tid, r.tid)
+    activity_row(inserts_->kernels, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .u64(kernel_col::id, r.dispatch_id)
         .i64(kernel_col::agent_id, agent_row(r.agent_id))
         .u64(kernel_col::kernel_id, r.kernel_id)
         .u64(kernel_col::dispatch_id, r.dispatch_id)
         .u64(kernel_col::queue_id, r.queue_id)
         .u64(kernel_col::stream_id, r.stream_id)
-        .u64(kernel_col::start, r.start_ns)
-        .u64(kernel_col::end, r.end_ns)
         .i64(kernel_col::private_segment_size, r.private_segment_size)
         .i64(kernel_col::group_segment_size, r.group_segment_size)
         .i64(kernel_col::workgroup_size_x, r.workgroup_size.x)
@@ -101,7 +106,6 @@ void rocpd_writer::write(record_span<kernel_dispatch_record> records) {
         .i64(kernel_col::grid_size_y, r.grid_size.y)
         .i64(kernel_col::grid_size_z, r.grid_size.z)
         .i64(kernel_col::region_name_id, sid(r.region_name))
-        .i64(kernel_col::event_id, event)
         .text(kernel_col::extdata, kernel_extdata(r))
         .end_row();
   }
@@ -115,12 +119,8 @@ void rocpd_writer::write(record_span<memory_copy_record> records) {
     see_stream(r.stream_id);
     const int64_t event =
         add_event(copy_category_, r.corr.internal, r.corr.internal, r.corr.external);
-    inserts_->copies.i64(copy_col::id, ++next_copy_)
-        .i64(copy_col::nid, nid_)
-        .i64(copy_col::pid, pid_)
-        .i64(copy_col::tid, r.tid)
-        .u64(copy_col::start, r.start_ns)
-        .u64(copy_col::end, r.end_ns)
+    activity_row(inserts_->copies, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .i64(copy_col::id, ++next_copy_)
         .i64(copy_col::name_id,
              direction_ids_[std::min<size_t>(static_cast<size_t>(r.direction), 5)])
         .i64(copy_col::dst_agent_id, agent_row(r.dst_agent_id))
@@ -131,7 +131,6 @@ void rocpd_writer::write(record_span<memory_copy_record> records) {
         .null(copy_col::queue_id)  // rocprofv3 leaves queue_id NULL for copies
         .u64(copy_col::stream_id, r.stream_id)
         .i64(copy_col::region_name_id, sid(r.region_name))
-        .i64(copy_col::event_id, event)
         .end_row();
   }
   count_rows(records.size * 2);
@@ -144,19 +143,14 @@ void rocpd_writer::write(record_span<memory_set_record> records) {
     see_stream(r.stream_id);
     const int64_t event =
         add_event(set_category_, r.corr.internal, r.corr.internal, r.corr.external);
-    inserts_->memory_sets.i64(copy_col::id, ++next_copy_)
-        .i64(copy_col::nid, nid_)
-        .i64(copy_col::pid, pid_)
-        .i64(copy_col::tid, r.tid)
-        .u64(copy_col::start, r.start_ns)
-        .u64(copy_col::end, r.end_ns)
+    activity_row(inserts_->memory_sets, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .i64(copy_col::id, ++next_copy_)
         .i64(copy_col::name_id, memory_set_name_)
         .i64(copy_col::dst_agent_id, agent_row(r.agent_id))
         .u64(copy_col::dst_address, r.address)
         .u64(copy_col::size, r.bytes)
         .u64(copy_col::stream_id, r.stream_id)
         .i64(copy_col::region_name_id, empty_id_)
-        .i64(copy_col::event_id, event)
         .text(copy_col::extdata, fmt::format("{{\"value\":{}}}", r.value))
         .end_row();
   }
@@ -179,18 +173,13 @@ void rocpd_writer::write(record_span<memory_allocation_record> records) {
       a.i64(allocate_col::agent_id, agent_row(r.agent_id));
     else
       a.null(allocate_col::agent_id);
-    a.i64(allocate_col::nid, nid_)
-        .i64(allocate_col::pid, pid_)
-        .i64(allocate_col::tid, r.tid)
+    activity_row(a, pid_, r.tid, r.start_ns, r.end_ns, event)
         .text(allocate_col::type, alloc ? "ALLOC" : "FREE")
         .text(allocate_col::level, virt ? "VIRTUAL" : "REAL")
-        .u64(allocate_col::start, r.start_ns)
-        .u64(allocate_col::end, r.end_ns)
         .u64(allocate_col::address, r.address)
         .u64(allocate_col::size, r.size)
         .null(allocate_col::queue_id)
         .u64(allocate_col::stream_id, r.stream_id)
-        .i64(allocate_col::event_id, event)
         .text(allocate_col::extdata, r.memory_kind != empty_string
                                          ? json_member("memory_kind", defs_->str(r.memory_kind))
                                          : "{}")
@@ -214,17 +203,12 @@ void rocpd_writer::write(record_span<scratch_memory_record> records) {
       a.i64(allocate_col::agent_id, agent_row(r.agent_id));
     else
       a.null(allocate_col::agent_id);
-    a.i64(allocate_col::nid, nid_)
-        .i64(allocate_col::pid, pid_)
-        .i64(allocate_col::tid, r.tid)
+    activity_row(a, pid_, r.tid, r.start_ns, r.end_ns, event)
         .text(allocate_col::type, type)
         .text(allocate_col::level, "SCRATCH")
-        .u64(allocate_col::start, r.start_ns)
-        .u64(allocate_col::end, r.end_ns)
         .i64(allocate_col::address, 0)
         .u64(allocate_col::size, r.allocation_size)
         .u64(allocate_col::queue_id, r.queue_id)
-        .i64(allocate_col::event_id, event)
         .text(allocate_col::extdata, fmt::format("{{\"flags\":\"{}\"}}", r.flags))
         .end_row();
   }

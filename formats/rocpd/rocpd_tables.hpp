@@ -17,102 +17,97 @@
 #include <iterator>
 #include <string_view>
 
-#define ROCPD_TABLE_METADATA(COLUMN) COLUMN(id) COLUMN(tag) COLUMN(value)
+// One list per table, the columns wrapped by hand (clang-format would reflow them).
+// clang-format off
+#define ROCPD_TABLE_METADATA(COLUMN)   \
+  COLUMN(id) COLUMN(tag) COLUMN(value)
 
-#define ROCPD_TABLE_STRING(COLUMN) COLUMN(id) COLUMN(guid) COLUMN(string)
+#define ROCPD_TABLE_STRING(COLUMN)       \
+  COLUMN(id) COLUMN(guid) COLUMN(string)
 
-#define ROCPD_TABLE_INFO_NODE(COLUMN)                                               \
-  COLUMN(id)                                                                        \
-  COLUMN(guid) COLUMN(hash) COLUMN(machine_id) COLUMN(system_name) COLUMN(hostname) \
-      COLUMN(release) COLUMN(version) COLUMN(hardware_name) COLUMN(domain_name)
+#define ROCPD_TABLE_INFO_NODE(COLUMN)                                         \
+  COLUMN(id) COLUMN(guid) COLUMN(hash) COLUMN(machine_id) COLUMN(system_name) \
+  COLUMN(hostname) COLUMN(release) COLUMN(version) COLUMN(hardware_name)      \
+  COLUMN(domain_name)
 
-#define ROCPD_TABLE_INFO_PROCESS(COLUMN)                                                    \
-  COLUMN(id)                                                                                \
-  COLUMN(guid) COLUMN(nid) COLUMN(ppid) COLUMN(pid) COLUMN(init) COLUMN(fini) COLUMN(start) \
-      COLUMN(end) COLUMN(command) COLUMN(environment) COLUMN(extdata)
+#define ROCPD_TABLE_INFO_PROCESS(COLUMN)                                                 \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(ppid) COLUMN(pid) COLUMN(init) COLUMN(fini) \
+  COLUMN(start) COLUMN(end) COLUMN(command) COLUMN(environment) COLUMN(extdata)
 
-#define ROCPD_TABLE_INFO_THREAD(COLUMN)                                                    \
-  COLUMN(id)                                                                               \
-  COLUMN(guid) COLUMN(nid) COLUMN(ppid) COLUMN(pid) COLUMN(tid) COLUMN(name) COLUMN(start) \
-      COLUMN(end) COLUMN(extdata)
+#define ROCPD_TABLE_INFO_THREAD(COLUMN)                                                 \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(ppid) COLUMN(pid) COLUMN(tid) COLUMN(name) \
+  COLUMN(start) COLUMN(end) COLUMN(extdata)
 
-#define ROCPD_TABLE_INFO_AGENT(COLUMN)                                                           \
-  COLUMN(id)                                                                                     \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(type) COLUMN(absolute_index) COLUMN(logical_index) \
-      COLUMN(type_index) COLUMN(uuid) COLUMN(name) COLUMN(model_name) COLUMN(vendor_name)        \
-          COLUMN(product_name) COLUMN(user_name) COLUMN(extdata)
+#define ROCPD_TABLE_INFO_AGENT(COLUMN)                                                  \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(type) COLUMN(absolute_index)   \
+  COLUMN(logical_index) COLUMN(type_index) COLUMN(uuid) COLUMN(name) COLUMN(model_name) \
+  COLUMN(vendor_name) COLUMN(product_name) COLUMN(user_name) COLUMN(extdata)
 
-#define ROCPD_TABLE_INFO_QUEUE(COLUMN) \
+#define ROCPD_TABLE_INFO_QUEUE(COLUMN)                                         \
   COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(name) COLUMN(extdata)
 
-#define ROCPD_TABLE_INFO_STREAM(COLUMN) \
+#define ROCPD_TABLE_INFO_STREAM(COLUMN)                                        \
   COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(name) COLUMN(extdata)
 
-#define ROCPD_TABLE_INFO_PMC(COLUMN)                                                               \
-  COLUMN(id)                                                                                       \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(agent_id) COLUMN(target_arch) COLUMN(event_code)     \
-      COLUMN(instance_id) COLUMN(name) COLUMN(symbol) COLUMN(description) COLUMN(long_description) \
-          COLUMN(component) COLUMN(units) COLUMN(value_type) COLUMN(block) COLUMN(expression)      \
-              COLUMN(is_constant) COLUMN(is_derived) COLUMN(extdata)
+#define ROCPD_TABLE_INFO_PMC(COLUMN)                                                      \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(agent_id) COLUMN(target_arch)    \
+  COLUMN(event_code) COLUMN(instance_id) COLUMN(name) COLUMN(symbol) COLUMN(description)  \
+  COLUMN(long_description) COLUMN(component) COLUMN(units) COLUMN(value_type)             \
+  COLUMN(block) COLUMN(expression) COLUMN(is_constant) COLUMN(is_derived) COLUMN(extdata)
 
-#define ROCPD_TABLE_INFO_CODE_OBJECT(COLUMN)                                          \
-  COLUMN(id)                                                                          \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(agent_id) COLUMN(uri) COLUMN(load_base) \
-      COLUMN(load_size) COLUMN(load_delta) COLUMN(storage_type) COLUMN(extdata)
+#define ROCPD_TABLE_INFO_CODE_OBJECT(COLUMN)                                   \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(agent_id) COLUMN(uri) \
+  COLUMN(load_base) COLUMN(load_size) COLUMN(load_delta) COLUMN(storage_type)  \
+  COLUMN(extdata)
 
-#define ROCPD_TABLE_INFO_KERNEL_SYMBOL(COLUMN)                                        \
-  COLUMN(id)                                                                          \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(code_object_id) COLUMN(kernel_name)     \
-      COLUMN(display_name) COLUMN(kernel_object) COLUMN(kernarg_segment_size)         \
-          COLUMN(kernarg_segment_alignment) COLUMN(group_segment_size)                \
-              COLUMN(private_segment_size) COLUMN(sgpr_count) COLUMN(arch_vgpr_count) \
-                  COLUMN(accum_vgpr_count) COLUMN(extdata)
+#define ROCPD_TABLE_INFO_KERNEL_SYMBOL(COLUMN)                               \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(code_object_id)     \
+  COLUMN(kernel_name) COLUMN(display_name) COLUMN(kernel_object)             \
+  COLUMN(kernarg_segment_size) COLUMN(kernarg_segment_alignment)             \
+  COLUMN(group_segment_size) COLUMN(private_segment_size) COLUMN(sgpr_count) \
+  COLUMN(arch_vgpr_count) COLUMN(accum_vgpr_count) COLUMN(extdata)
 
-#define ROCPD_TABLE_TRACK(COLUMN) \
-  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(name_id) COLUMN(extdata)
+#define ROCPD_TABLE_TRACK(COLUMN)                                             \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(name_id) \
+  COLUMN(extdata)
 
-#define ROCPD_TABLE_EVENT(COLUMN)                                                                  \
-  COLUMN(id)                                                                                       \
-  COLUMN(guid) COLUMN(category_id) COLUMN(stack_id) COLUMN(parent_stack_id) COLUMN(correlation_id) \
-      COLUMN(call_stack) COLUMN(line_info) COLUMN(extdata)
+#define ROCPD_TABLE_EVENT(COLUMN)                                                      \
+  COLUMN(id) COLUMN(guid) COLUMN(category_id) COLUMN(stack_id) COLUMN(parent_stack_id) \
+  COLUMN(correlation_id) COLUMN(call_stack) COLUMN(line_info) COLUMN(extdata)
 
-#define ROCPD_TABLE_ARG(COLUMN)                                                          \
-  COLUMN(id)                                                                             \
-  COLUMN(guid) COLUMN(event_id) COLUMN(position) COLUMN(type) COLUMN(name) COLUMN(value) \
-      COLUMN(extdata)
+#define ROCPD_TABLE_ARG(COLUMN)                                                       \
+  COLUMN(id) COLUMN(guid) COLUMN(event_id) COLUMN(position) COLUMN(type) COLUMN(name) \
+  COLUMN(value) COLUMN(extdata)
 
-#define ROCPD_TABLE_PMC_EVENT(COLUMN) \
+#define ROCPD_TABLE_PMC_EVENT(COLUMN)                                                   \
   COLUMN(id) COLUMN(guid) COLUMN(event_id) COLUMN(pmc_id) COLUMN(value) COLUMN(extdata)
 
-#define ROCPD_TABLE_REGION(COLUMN)                                                           \
-  COLUMN(id)                                                                                 \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(start) COLUMN(end) COLUMN(name_id) \
-      COLUMN(event_id) COLUMN(extdata)
+#define ROCPD_TABLE_REGION(COLUMN)                                                      \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(start) COLUMN(end) \
+  COLUMN(name_id) COLUMN(event_id) COLUMN(extdata)
 
-#define ROCPD_TABLE_SAMPLE(COLUMN) \
-  COLUMN(id) COLUMN(guid) COLUMN(track_id) COLUMN(timestamp) COLUMN(event_id) COLUMN(extdata)
+#define ROCPD_TABLE_SAMPLE(COLUMN)                                            \
+  COLUMN(id) COLUMN(guid) COLUMN(track_id) COLUMN(timestamp) COLUMN(event_id) \
+  COLUMN(extdata)
 
-#define ROCPD_TABLE_KERNEL_DISPATCH(COLUMN)                                                       \
-  COLUMN(id)                                                                                      \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(agent_id) COLUMN(kernel_id)             \
-      COLUMN(dispatch_id) COLUMN(queue_id) COLUMN(stream_id) COLUMN(start) COLUMN(end)            \
-          COLUMN(private_segment_size) COLUMN(group_segment_size) COLUMN(workgroup_size_x)        \
-              COLUMN(workgroup_size_y) COLUMN(workgroup_size_z) COLUMN(grid_size_x)               \
-                  COLUMN(grid_size_y) COLUMN(grid_size_z) COLUMN(region_name_id) COLUMN(event_id) \
-                      COLUMN(extdata)
+#define ROCPD_TABLE_KERNEL_DISPATCH(COLUMN)                                              \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(agent_id)           \
+  COLUMN(kernel_id) COLUMN(dispatch_id) COLUMN(queue_id) COLUMN(stream_id) COLUMN(start) \
+  COLUMN(end) COLUMN(private_segment_size) COLUMN(group_segment_size)                    \
+  COLUMN(workgroup_size_x) COLUMN(workgroup_size_y) COLUMN(workgroup_size_z)             \
+  COLUMN(grid_size_x) COLUMN(grid_size_y) COLUMN(grid_size_z) COLUMN(region_name_id)     \
+  COLUMN(event_id) COLUMN(extdata)
 
-#define ROCPD_TABLE_MEMORY_COPY(COLUMN)                                                           \
-  COLUMN(id)                                                                                      \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(start) COLUMN(end) COLUMN(name_id)      \
-      COLUMN(dst_agent_id) COLUMN(dst_address) COLUMN(src_agent_id) COLUMN(src_address)           \
-          COLUMN(size) COLUMN(queue_id) COLUMN(stream_id) COLUMN(region_name_id) COLUMN(event_id) \
-              COLUMN(extdata)
+#define ROCPD_TABLE_MEMORY_COPY(COLUMN)                                                 \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(start) COLUMN(end) \
+  COLUMN(name_id) COLUMN(dst_agent_id) COLUMN(dst_address) COLUMN(src_agent_id)         \
+  COLUMN(src_address) COLUMN(size) COLUMN(queue_id) COLUMN(stream_id)                   \
+  COLUMN(region_name_id) COLUMN(event_id) COLUMN(extdata)
 
-#define ROCPD_TABLE_MEMORY_ALLOCATE(COLUMN)                                                     \
-  COLUMN(id)                                                                                    \
-  COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(agent_id) COLUMN(type) COLUMN(level)  \
-      COLUMN(start) COLUMN(end) COLUMN(address) COLUMN(size) COLUMN(queue_id) COLUMN(stream_id) \
-          COLUMN(event_id) COLUMN(extdata)
+#define ROCPD_TABLE_MEMORY_ALLOCATE(COLUMN)                                         \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(tid) COLUMN(agent_id)      \
+  COLUMN(type) COLUMN(level) COLUMN(start) COLUMN(end) COLUMN(address) COLUMN(size) \
+  COLUMN(queue_id) COLUMN(stream_id) COLUMN(event_id) COLUMN(extdata)
 
 // Every table above, as (struct name, SQL name without the uuid suffix, column list).
 #define ROCPD_TABLES(TABLE)                                                                   \
@@ -136,6 +131,7 @@
   TABLE(kernel_dispatch_table, "rocpd_kernel_dispatch", ROCPD_TABLE_KERNEL_DISPATCH)          \
   TABLE(memory_copy_table, "rocpd_memory_copy", ROCPD_TABLE_MEMORY_COPY)                      \
   TABLE(memory_allocate_table, "rocpd_memory_allocate", ROCPD_TABLE_MEMORY_ALLOCATE)
+// clang-format on
 
 namespace rocprof::formats::rocpd {
 

@@ -117,6 +117,9 @@ class rocpd_writer final : public trace::writer {
   int64_t add_event(int64_t category, uint64_t stack, uint64_t parent, uint64_t corr_external,
                     std::string_view extdata = "{}");
   int64_t track_for(int64_t pid, int64_t tid, int64_t name_id);
+  template <typename Table>
+  table_insert<Table>& activity_row(table_insert<Table>& rows, int64_t pid, int64_t tid,
+                                    uint64_t start, uint64_t end, int64_t event);
   void count_rows(uint64_t n);
   void write_definitions();
   void write_process();
