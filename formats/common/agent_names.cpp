@@ -1,4 +1,4 @@
-#include "rocprof/formats/agent_names.hpp"
+#include "common/agent_names.hpp"
 
 #include <fmt/format.h>
 

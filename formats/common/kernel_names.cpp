@@ -1,4 +1,4 @@
-#include "rocprof/formats/kernel_names.hpp"
+#include "common/kernel_names.hpp"
 
 namespace rocprof::formats {
 

@@ -1,4 +1,4 @@
-#include "rocprof/formats/number_format.hpp"
+#include "common/number_format.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "rocprof/formats/output_file.hpp"
+#include "common/output_file.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,11 +1,11 @@
-#include "rocprof/formats/trace_stats.hpp"
+#include "common/trace_stats.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "rocprof/formats/kernel_names.hpp"
-#include "rocprof/formats/number_format.hpp"
+#include "common/kernel_names.hpp"
+#include "common/number_format.hpp"
 
 namespace rocprof::formats {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <map>
 
+#include "common/number_format.hpp"
+#include "common/output_file.hpp"
 #include "csv/csv_headers.hpp"
-#include "rocprof/formats/number_format.hpp"
-#include "rocprof/formats/output_file.hpp"
 
 namespace rocprof::formats::csv {
 

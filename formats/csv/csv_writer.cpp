@@ -6,13 +6,13 @@
 #include <optional>
 #include <unordered_map>
 
+#include "common/agent_names.hpp"
+#include "common/kernel_names.hpp"
+#include "common/number_format.hpp"
+#include "common/output_file.hpp"
+#include "common/trace_stats.hpp"
 #include "csv/csv_headers.hpp"
 #include "csv/csv_stats.hpp"
-#include "rocprof/formats/agent_names.hpp"
-#include "rocprof/formats/kernel_names.hpp"
-#include "rocprof/formats/number_format.hpp"
-#include "rocprof/formats/output_file.hpp"
-#include "rocprof/formats/trace_stats.hpp"
 
 namespace rocprof::formats::csv {
 namespace {

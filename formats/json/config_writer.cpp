@@ -3,9 +3,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "common/json_object.hpp"
+#include "common/output_file.hpp"
 #include "json/json_writer.hpp"
 #include "rocprof/common/version.hpp"
-#include "rocprof/formats/output_file.hpp"
 
 namespace rocprof::formats::json {
 namespace {
@@ -55,8 +56,7 @@ class config_writer final : public writer {
   std::string finish() override {
     if (!defs_) return "config writer finished before begin()";
     const auto& p = defs_->process;
-    auto config = ojson::parse(p.config_json, nullptr, false);
-    if (config.is_discarded() || !config.is_object()) config = ojson::object();
+    const ojson config = parse_json_object(p.config_json);
     ojson env = ojson::object();
     for (const auto& [k, v] : p.environment)
       env[k] = v;

@@ -1,75 +1,18 @@
-#include "otf2/otf2_writer.hpp"
-
-#include <otf2/otf2.h>
-#include <time.h>
-
+// OTF2 writer: the archive (bounded chunk pool, flush policy, open and close), string, region
+// and metric references, begin() and finish(). See otf2_writer_impl.hpp for the other files.
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <new>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <system_error>
-#include <tuple>
-#include <unordered_map>
-#include <utility>
-#include <vector>
 
-#include "otf2/interval_store.hpp"
+#include "common/agent_names.hpp"
 #include "otf2/otf2_check.hpp"
-#include "perfetto/perfetto_names.hpp"
-#include "rocprof/formats/kernel_names.hpp"
-#include "rocprof/formats/number_format.hpp"
-
-// Streaming constraint. OTF2 wants every location's events in time order with Enter/Leave
-// properly nested, but records reach a writer in the order they were recorded: API calls and
-// ranges when they end (inner calls before the range around them), GPU activity per buffer.
-// So write() keeps one 24-byte interval per record and location in an interval_store (bounded
-// memory; sorted runs spill to a temporary file past the budget), and finish() reads each
-// location back in time order and streams it through OTF2's chunked event writers (OTF2 holds
-// one chunk per open location and flushes the rest to disk). Activities that overlap without
-// nesting on one location (concurrent kernels of one queue) are split into extra "lane"
-// locations at finish(), as Perfetto needs tracks.
+#include "otf2/otf2_writer_impl.hpp"
 
 namespace rocprof::trace {
+namespace otf2 {
 namespace {
-
-using otf2::interval;
-
-enum class location_kind : uint8_t { thread, copy, allocation, compute, memory_set };
-
-struct location_key {
-  location_kind kind = location_kind::thread;
-  int64_t tid = 0;
-  uint64_t agent = 0;
-  uint64_t queue = 0;
-  bool operator<(const location_key& o) const {
-    return std::tie(kind, tid, agent, queue) < std::tie(o.kind, o.tid, o.agent, o.queue);
-  }
-};
-
-struct region_def {
-  uint32_t name = 0;
-  OTF2_RegionRole role = OTF2_REGION_ROLE_FUNCTION;
-  OTF2_Paradigm paradigm = OTF2_PARADIGM_HIP;
-};
-
-struct location_def {
-  uint64_t id = 0;
-  uint32_t name = 0;
-  OTF2_LocationType type = OTF2_LOCATION_TYPE_CPU_THREAD;
-  uint32_t group = 0;
-  uint64_t events = 0;
-};
-
-struct metric_sample {
-  uint64_t timestamp = 0;
-  uint32_t metric = 0;
-  double value = 0.0;
-};
 
 OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
   return OTF2_FLUSH;
@@ -128,78 +71,12 @@ void free_all_chunks(void*, OTF2_FileType type, OTF2_LocationRef, void** per_buf
 }
 OTF2_MemoryCallbacks memory_callbacks{allocate_chunk, free_all_chunks};
 
-uint64_t clock_ns(clockid_t clock) {
-  timespec t{};
-  clock_gettime(clock, &t);
-  return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(t.tv_nsec);
-}
+}  // namespace
 
-class otf2_writer final : public writer {
- public:
-  otf2_writer(const output_options& options, const otf2_writer_options& otf2_options)
-      : options_(options),
-        store_(otf2_options.memory_budget,
-               std::filesystem::path(options.path_for("results", "otf2")).parent_path().string()) {}
-
-  using writer::write;  // counter-less kinds (scratch, pc samples) are not written, as §7 says
-  void begin(const trace_definitions& defs) override;
-  void write(record_span<api_record> records) override;
-  void write(record_span<kernel_dispatch_record> records) override;
-  void write(record_span<memory_copy_record> records) override;
-  void write(record_span<memory_set_record> records) override;
-  void write(record_span<memory_allocation_record> records) override;
-  void write(record_span<counter_value_record> records) override;
-  void write(record_span<device_counter_sample_record> records) override;
-  std::string finish() override;
-
- private:
-  uint32_t string_ref(std::string_view text);
-  uint32_t region(std::string_view name, OTF2_RegionRole role, OTF2_Paradigm paradigm);
-  void add(const location_key& key, uint64_t start, uint64_t end, uint32_t region,
-           uint32_t category);
-  uint32_t metric_of(uint64_t counter_id);
-  const agent_info* agent(uint64_t id) const {
-    const auto it = agents_.find(id);
-    return it != agents_.end() ? it->second : nullptr;
-  }
-  uint32_t group_of(uint64_t agent_id) const {
-    const auto it = agent_groups_.find(agent_id);
-    return it != agent_groups_.end() ? it->second : 0;
-  }
-  std::string location_name(const location_key& key);
-  std::string agent_text(uint64_t agent_id) const;
-
-  bool write_archive();
-  bool write_events(OTF2_Archive* archive);
-  bool write_definitions(OTF2_Archive* archive);
-
-  output_options options_;
-  const trace_definitions* defs_ = nullptr;
-  std::optional<formats::kernel_names> kernel_names_;
-  std::array<uint32_t, static_cast<size_t>(api_domain::count)> domain_category_{};
-  std::string error_;
-
-  std::vector<std::string> strings_{std::string{}};  // ref 0 is ""
-  std::unordered_map<std::string, uint32_t> string_refs_{{std::string{}, 0}};
-  std::vector<region_def> regions_;
-  std::map<std::pair<std::string_view, int>, uint32_t> region_refs_;
-
-  std::map<location_key, size_t> location_index_;
-  std::vector<location_key> locations_;  // in order of creation; index = interval_store location
-  otf2::interval_store store_;
-  std::vector<location_def> location_defs_;
-
-  std::unordered_map<uint64_t, const agent_info*> agents_;
-  std::unordered_map<uint64_t, uint32_t> agent_groups_;  // agent id -> location group (1..)
-  std::unordered_map<uint64_t, uint32_t> metrics_;       // counter id -> metric ref
-  std::vector<uint64_t> metric_counters_;                // metric ref -> counter id
-  std::map<uint64_t, std::vector<metric_sample>> samples_by_agent_;
-  std::vector<counter_value_record> counter_values_;
-  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> dispatch_ends_;  // -> (end, agent)
-
-  uint64_t min_ts_ = ~0ull, max_ts_ = 0;
-  bool began_ = false;
-};
+otf2_writer::otf2_writer(const output_options& options, const otf2_writer_options& otf2_options)
+    : options_(options),
+      store_(otf2_options.memory_budget,
+             std::filesystem::path(options.path_for("results", "otf2")).parent_path().string()) {}
 
 uint32_t otf2_writer::string_ref(std::string_view text) {
   const auto it = string_refs_.find(std::string(text));
@@ -240,7 +117,8 @@ uint32_t otf2_writer::metric_of(uint64_t counter_id) {
 std::string otf2_writer::agent_text(uint64_t agent_id) const {
   const agent_info* a = agent(agent_id);
   if (a == nullptr) return "UNK 0";
-  return std::string(perfetto::type_name(a)) + " " + perfetto::dashed_name(a, options_.agent_index);
+  return std::string(formats::agent_type_name(a->type)) + " " +
+         formats::agent_label(*a, options_.agent_index, '-');
 }
 
 void otf2_writer::begin(const trace_definitions& defs) {
@@ -257,340 +135,6 @@ void otf2_writer::begin(const trace_definitions& defs) {
     agents_.emplace(defs.agents[i].id, &defs.agents[i]);
     agent_groups_.emplace(defs.agents[i].id, static_cast<uint32_t>(i + 1));
   }
-}
-
-void otf2_writer::write(record_span<api_record> records) {
-  if (!began_) return;
-  for (const api_record& r : records) {
-    const bool marker = r.domain == api_domain::marker_core_range ||
-                        r.domain == api_domain::marker_control ||
-                        r.domain == api_domain::marker_name;
-    // Marks (instants) have no Enter/Leave form; rocprofv3 skips them too (§7).
-    if (r.domain == api_domain::marker_core_range && r.start_ns == r.end_ns) continue;
-    const bool cuda = r.domain == api_domain::cuda_runtime || r.domain == api_domain::cuda_driver;
-    const OTF2_Paradigm paradigm = marker || r.domain == api_domain::rocdecode
-                                       ? OTF2_PARADIGM_USER
-                                       : (cuda ? OTF2_PARADIGM_CUDA : OTF2_PARADIGM_HIP);
-    const string_id name = marker && r.message != empty_string ? r.message : r.operation;
-    const uint32_t reg = region(defs_->str(name), OTF2_REGION_ROLE_FUNCTION, paradigm);
-    add({location_kind::thread, r.tid, 0, 0}, r.start_ns, r.end_ns, reg,
-        domain_category_[static_cast<size_t>(r.domain)]);
-  }
-}
-
-void otf2_writer::write(record_span<kernel_dispatch_record> records) {
-  if (!began_) return;
-  const uint32_t category = string_ref("kernel_dispatch");
-  for (const kernel_dispatch_record& r : records) {
-    // Kernel regions are rename-aware in OTF2 (§7): the enclosing range's message with
-    // --kernel-rename, else the display name the -M/-T options produced.
-    std::string_view name = kernel_names_->name(r);
-    if (name.empty()) name = "<unknown kernel>";
-    const uint32_t reg = region(name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP);
-    add({location_kind::compute, r.tid, r.agent_id, r.queue_id}, r.start_ns, r.end_ns, reg,
-        category);
-    if (!defs_->counters.empty())
-      dispatch_ends_[r.dispatch_id] = {std::max(r.start_ns, r.end_ns), r.agent_id};
-  }
-}
-
-void otf2_writer::write(record_span<memory_copy_record> records) {
-  if (!began_) return;
-  const uint32_t category = string_ref("memory_copy");
-  for (const memory_copy_record& r : records) {
-    const uint32_t reg = region(formats::copy_direction_name(r.direction),
-                                OTF2_REGION_ROLE_DATA_TRANSFER, OTF2_PARADIGM_HIP);
-    add({location_kind::copy, r.tid, r.dst_agent_id, 0}, r.start_ns, r.end_ns, reg, category);
-  }
-}
-
-void otf2_writer::write(record_span<memory_set_record> records) {
-  if (!began_) return;
-  const uint32_t category = string_ref("memory_copy");
-  for (const memory_set_record& r : records) {
-    const uint32_t reg = region("MEMORY_SET", OTF2_REGION_ROLE_DATA_TRANSFER, OTF2_PARADIGM_HIP);
-    add({location_kind::memory_set, r.tid, r.agent_id, 0}, r.start_ns, r.end_ns, reg, category);
-  }
-}
-
-void otf2_writer::write(record_span<memory_allocation_record> records) {
-  if (!began_) return;
-  const uint32_t category = string_ref("memory_allocation");
-  for (const memory_allocation_record& r : records) {
-    std::string_view name = "MEMORY_ALLOCATION_NONE";
-    OTF2_RegionRole role = OTF2_REGION_ROLE_ALLOCATE;
-    switch (r.operation) {
-      case memory_allocation_operation::allocate:
-        name = "MEMORY_ALLOCATION_ALLOCATE";
-        break;
-      case memory_allocation_operation::vmem_allocate:
-        name = "MEMORY_ALLOCATION_VMEM_ALLOCATE";
-        break;
-      case memory_allocation_operation::free:
-        name = "MEMORY_ALLOCATION_FREE";
-        role = OTF2_REGION_ROLE_DEALLOCATE;
-        break;
-      case memory_allocation_operation::vmem_free:
-        name = "MEMORY_ALLOCATION_VMEM_FREE";
-        role = OTF2_REGION_ROLE_DEALLOCATE;
-        break;
-      case memory_allocation_operation::none:
-        break;
-    }
-    const uint32_t reg = region(name, role, OTF2_PARADIGM_HIP);
-    add({location_kind::allocation, r.tid, r.agent_id, 0}, r.start_ns, r.end_ns, reg, category);
-  }
-}
-
-void otf2_writer::write(record_span<counter_value_record> records) {
-  if (!began_) return;
-  // Resolved in finish(): a value may arrive before its dispatch.
-  counter_values_.insert(counter_values_.end(), records.begin(), records.end());
-}
-
-void otf2_writer::write(record_span<device_counter_sample_record> records) {
-  if (!began_) return;
-  for (const device_counter_sample_record& s : records) {
-    samples_by_agent_[s.agent_id].push_back({s.timestamp_ns, metric_of(s.counter_id), s.value});
-    min_ts_ = std::min(min_ts_, s.timestamp_ns);
-    max_ts_ = std::max(max_ts_, s.timestamp_ns);
-  }
-}
-
-std::string otf2_writer::location_name(const location_key& key) {
-  const std::string thread = "Thread " + std::to_string(key.tid);
-  switch (key.kind) {
-    case location_kind::thread:
-      return thread;
-    case location_kind::copy:
-      return thread + ", Copy to " + agent_text(key.agent);
-    case location_kind::allocation:
-      return thread + ", Memory Operation at " + agent_text(key.agent);
-    case location_kind::memory_set:
-      return thread + ", Memory Set on " + agent_text(key.agent);
-    case location_kind::compute:
-      break;
-  }
-  // Queues are numbered 0.. per agent in sorted handle order (§7).
-  size_t n = 0;
-  std::vector<uint64_t> queues;
-  for (const auto& [k, index] : location_index_)
-    if (k.kind == location_kind::compute && k.agent == key.agent) queues.push_back(k.queue);
-  std::sort(queues.begin(), queues.end());
-  queues.erase(std::unique(queues.begin(), queues.end()), queues.end());
-  n = static_cast<size_t>(std::lower_bound(queues.begin(), queues.end(), key.queue) -
-                          queues.begin());
-  return thread + ", Compute on " + agent_text(key.agent) + ", Queue " + std::to_string(n);
-}
-
-bool otf2_writer::write_events(OTF2_Archive* archive) {
-  OTF2_AttributeList* attributes = OTF2_AttributeList_New();
-  if (attributes == nullptr) {
-    error_ = "OTF2_AttributeList_New failed";
-    return false;
-  }
-  struct attribute_list_deleter {
-    OTF2_AttributeList* list;
-    ~attribute_list_deleter() { OTF2_AttributeList_Delete(list); }
-  } delete_attributes{attributes};
-
-  struct open_slice {
-    uint64_t end;
-    uint32_t region;
-  };
-  struct lane {
-    OTF2_EvtWriter* writer;
-    size_t def;
-    std::vector<open_slice> stack;
-  };
-  uint64_t next_location = 1;  // location ids start at 1, in order of creation (§7)
-
-  for (size_t index = 0; index < locations_.size(); ++index) {
-    const location_key& key = locations_[index];
-    const std::string base_name = location_name(key);
-    const bool on_agent = key.kind != location_kind::thread;
-    std::vector<lane> lanes;
-    const auto write_interval = [&](const interval& iv) {
-      lane* chosen = nullptr;
-      for (lane& l : lanes) {
-        while (!l.stack.empty() && l.stack.back().end <= iv.start) {
-          ROCPROF_OTF2_CHECK(error_, OTF2_EvtWriter_Leave(l.writer, nullptr, l.stack.back().end,
-                                                          l.stack.back().region));
-          l.stack.pop_back();
-        }
-        if (l.stack.empty() || l.stack.back().end >= iv.end) {
-          chosen = &l;
-          break;
-        }
-      }
-      if (chosen == nullptr) {
-        // Overlaps everything open: a new location for this lane.
-        const uint64_t id = next_location++;
-        OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
-        if (w == nullptr) {
-          error_ = "OTF2_Archive_GetEvtWriter failed for location " + std::to_string(id);
-          return false;
-        }
-        const std::string name =
-            lanes.empty() ? base_name : base_name + " [lane " + std::to_string(lanes.size()) + "]";
-        location_defs_.push_back(
-            {id, string_ref(name),
-             on_agent ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM : OTF2_LOCATION_TYPE_CPU_THREAD,
-             on_agent ? group_of(key.agent) : 0, 0});
-        lanes.push_back({w, location_defs_.size() - 1, {}});
-        chosen = &lanes.back();
-      }
-      ROCPROF_OTF2_CHECK(error_, OTF2_AttributeList_AddStringRef(attributes, 0, iv.category));
-      ROCPROF_OTF2_CHECK(error_,
-                         OTF2_EvtWriter_Enter(chosen->writer, attributes, iv.start, iv.region));
-      chosen->stack.push_back({iv.end, iv.region});
-      return true;
-    };
-    if (!store_.drain_sorted(index, write_interval)) {
-      if (error_.empty()) error_ = store_.error();
-      return false;
-    }
-    for (lane& l : lanes) {
-      while (!l.stack.empty()) {
-        ROCPROF_OTF2_CHECK(error_, OTF2_EvtWriter_Leave(l.writer, nullptr, l.stack.back().end,
-                                                        l.stack.back().region));
-        l.stack.pop_back();
-      }
-      uint64_t events = 0;
-      ROCPROF_OTF2_CHECK(error_, OTF2_EvtWriter_GetNumberOfEvents(l.writer, &events));
-      location_defs_[l.def].events = events;
-      ROCPROF_OTF2_CHECK(error_, OTF2_Archive_CloseEvtWriter(archive, l.writer));
-    }
-  }
-
-  // Counter values: one metric location per agent, values at their dispatch's end.
-  for (const counter_value_record& v : counter_values_) {
-    const auto it = dispatch_ends_.find(v.dispatch_id);
-    if (it == dispatch_ends_.end()) continue;  // no such dispatch: nothing to place it at
-    samples_by_agent_[it->second.second].push_back(
-        {it->second.first, metric_of(v.counter_id), v.value});
-  }
-  for (auto& [agent_id, samples] : samples_by_agent_) {
-    std::stable_sort(
-        samples.begin(), samples.end(),
-        [](const metric_sample& a, const metric_sample& b) { return a.timestamp < b.timestamp; });
-    const uint64_t id = next_location++;
-    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
-    if (w == nullptr) {
-      error_ = "OTF2_Archive_GetEvtWriter failed for metric location " + std::to_string(id);
-      return false;
-    }
-    for (const metric_sample& s : samples) {
-      const OTF2_Type type = OTF2_TYPE_DOUBLE;
-      OTF2_MetricValue value;
-      value.floating_point = s.value;
-      ROCPROF_OTF2_CHECK(
-          error_, OTF2_EvtWriter_Metric(w, nullptr, s.timestamp, s.metric, 1, &type, &value));
-    }
-    uint64_t events = 0;
-    ROCPROF_OTF2_CHECK(error_, OTF2_EvtWriter_GetNumberOfEvents(w, &events));
-    location_defs_.push_back({id, string_ref("Counters on " + agent_text(agent_id)),
-                              OTF2_LOCATION_TYPE_METRIC, group_of(agent_id), events});
-    ROCPROF_OTF2_CHECK(error_, OTF2_Archive_CloseEvtWriter(archive, w));
-  }
-  return true;
-}
-
-bool otf2_writer::write_definitions(OTF2_Archive* archive) {
-  // Every location needs its (empty) local definition file.
-  ROCPROF_OTF2_CHECK(error_, OTF2_Archive_OpenDefFiles(archive));
-  for (const location_def& l : location_defs_) {
-    OTF2_DefWriter* w = OTF2_Archive_GetDefWriter(archive, l.id);
-    if (w == nullptr) {
-      error_ = "OTF2_Archive_GetDefWriter failed for location " + std::to_string(l.id);
-      return false;
-    }
-    ROCPROF_OTF2_CHECK(error_, OTF2_Archive_CloseDefWriter(archive, w));
-  }
-  ROCPROF_OTF2_CHECK(error_, OTF2_Archive_CloseDefFiles(archive));
-
-  OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive);
-  if (g == nullptr) {
-    error_ = "OTF2_Archive_GetGlobalDefWriter failed";
-    return false;
-  }
-
-  // The offset must not exceed any timestamp; the process start is used when it does not.
-  uint64_t offset = min_ts_ == ~0ull ? 0 : min_ts_;
-  if (defs_->process.start_ns != 0) offset = std::min(offset, defs_->process.start_ns);
-  const uint64_t last = std::max(max_ts_, defs_->process.end_ns);
-  const uint64_t length = last > offset ? last - offset : 0;
-  const uint64_t boot_now = clock_ns(CLOCK_BOOTTIME);
-  const uint64_t real_now = clock_ns(CLOCK_REALTIME);
-  const uint64_t realtime = boot_now >= offset && real_now >= boot_now - offset
-                                ? real_now - (boot_now - offset)
-                                : OTF2_UNDEFINED_TIMESTAMP;
-
-  // Every string a later definition names is made before the strings are written.
-  const auto& command = defs_->process.command;
-  const std::string exe = command.empty() ? std::string("process") : command.front();
-  const uint32_t exe_ref = string_ref(exe);
-  const uint32_t host_ref = string_ref(defs_->node.hostname);
-  const uint32_t category_ref = string_ref("category");
-  const uint32_t category_desc_ref = string_ref("tracing category");
-  std::vector<uint32_t> agent_name_refs;
-  for (const auto& a : defs_->agents)
-    agent_name_refs.push_back(string_ref(a.name));
-  struct metric_strings {
-    uint32_t name, description, unit;
-  };
-  std::vector<metric_strings> metric_refs;
-  for (const uint64_t counter_id : metric_counters_) {
-    std::string name = "counter " + std::to_string(counter_id), description, unit;
-    for (const auto& c : defs_->counters)
-      if (c.id == counter_id) {
-        name = c.name;
-        description = c.description;
-        unit = c.units;
-      }
-    metric_refs.push_back({string_ref(name), string_ref(description), string_ref(unit)});
-  }
-
-  ROCPROF_OTF2_CHECK(error_, OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000ull, offset,
-                                                                       length, realtime));
-  for (size_t i = 0; i < strings_.size(); ++i)
-    ROCPROF_OTF2_CHECK(
-        error_, OTF2_GlobalDefWriter_WriteString(g, static_cast<uint32_t>(i), strings_[i].c_str()));
-  ROCPROF_OTF2_CHECK(error_, OTF2_GlobalDefWriter_WriteAttribute(
-                                 g, 0, category_ref, category_desc_ref, OTF2_TYPE_STRING));
-  for (size_t i = 0; i < regions_.size(); ++i) {
-    const region_def& r = regions_[i];
-    ROCPROF_OTF2_CHECK(error_, OTF2_GlobalDefWriter_WriteRegion(g, static_cast<uint32_t>(i), r.name,
-                                                                r.name, 0, r.role, r.paradigm,
-                                                                OTF2_REGION_FLAG_NONE, 0, 0, 0));
-  }
-  ROCPROF_OTF2_CHECK(error_, OTF2_GlobalDefWriter_WriteSystemTreeNode(
-                                 g, 0, exe_ref, host_ref, OTF2_UNDEFINED_SYSTEM_TREE_NODE));
-  ROCPROF_OTF2_CHECK(error_, OTF2_GlobalDefWriter_WriteLocationGroup(
-                                 g, 0, exe_ref, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                 OTF2_UNDEFINED_LOCATION_GROUP));
-  for (size_t i = 0; i < defs_->agents.size(); ++i)
-    ROCPROF_OTF2_CHECK(error_,
-                       OTF2_GlobalDefWriter_WriteLocationGroup(
-                           g, static_cast<uint32_t>(i + 1), agent_name_refs[i],
-                           OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 0, OTF2_UNDEFINED_LOCATION_GROUP));
-  for (const location_def& l : location_defs_)
-    ROCPROF_OTF2_CHECK(
-        error_, OTF2_GlobalDefWriter_WriteLocation(g, l.id, l.name, l.type, l.events, l.group));
-  for (size_t i = 0; i < metric_refs.size(); ++i) {
-    const auto ref = static_cast<uint32_t>(i);
-    ROCPROF_OTF2_CHECK(error_, OTF2_GlobalDefWriter_WriteMetricMember(
-                                   g, ref, metric_refs[i].name, metric_refs[i].description,
-                                   OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT,
-                                   OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, metric_refs[i].unit));
-  }
-  for (size_t i = 0; i < metric_refs.size(); ++i) {
-    const auto ref = static_cast<uint32_t>(i);
-    ROCPROF_OTF2_CHECK(
-        error_, OTF2_GlobalDefWriter_WriteMetricClass(g, ref, 1, &ref, OTF2_METRIC_ASYNCHRONOUS,
-                                                      OTF2_RECORDER_KIND_ABSTRACT));
-  }
-  return true;
 }
 
 bool otf2_writer::write_archive() {
@@ -628,7 +172,7 @@ bool otf2_writer::write_archive() {
   }();
   const OTF2_ErrorCode closed = OTF2_Archive_Close(archive);
   if (ok && closed != OTF2_SUCCESS) {
-    error_ = otf2::describe_failure("OTF2_Archive_Close(archive)", __FILE__, __LINE__, closed);
+    error_ = describe_failure("OTF2_Archive_Close(archive)", __FILE__, __LINE__, closed);
     return false;
   }
   return ok;
@@ -640,7 +184,7 @@ std::string otf2_writer::finish() {
   return {};
 }
 
-}  // namespace
+}  // namespace otf2
 
 std::unique_ptr<writer> make_otf2_writer(const output_options& options) {
   return make_otf2_writer(options, otf2_writer_options{});
@@ -648,7 +192,7 @@ std::unique_ptr<writer> make_otf2_writer(const output_options& options) {
 
 std::unique_ptr<writer> make_otf2_writer(const output_options& options,
                                          const otf2_writer_options& otf2_options) {
-  return std::make_unique<otf2_writer>(options, otf2_options);
+  return std::make_unique<otf2::otf2_writer>(options, otf2_options);
 }
 
 }  // namespace rocprof::trace

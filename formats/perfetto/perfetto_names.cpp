@@ -1,6 +1,6 @@
 #include "perfetto/perfetto_names.hpp"
 
-#include "rocprof/formats/agent_names.hpp"
+#include "common/agent_names.hpp"
 
 namespace rocprof::trace::perfetto {
 

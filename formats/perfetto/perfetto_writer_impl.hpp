@@ -19,11 +19,11 @@
 #include <utility>
 #include <vector>
 
+#include "common/number_format.hpp"
 #include "perfetto/perfetto_fields.hpp"
 #include "perfetto/perfetto_names.hpp"
 #include "perfetto/proto_encoder.hpp"
 #include "perfetto/track_lanes.hpp"
-#include "rocprof/formats/number_format.hpp"
 
 namespace rocprof::trace::perfetto_impl {
 

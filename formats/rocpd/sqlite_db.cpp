@@ -29,11 +29,15 @@ bool database::check(int rc, const char* expr, const char* file, int line) {
   if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return true;
   auto message = fmt::format("rocpd: {} failed at {}:{}: {} ({})", expr, file, line,
                              db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc), rc);
+  fail(message);
+  return false;
+}
+
+void database::fail(const std::string& message) {
   if (error_.empty()) {
     error_ = message;
     std::fprintf(stderr, "%s\n", message.c_str());
   }
-  return false;
 }
 
 bool database::exec(const std::string& sql, const char* file, int line) {
@@ -49,8 +53,14 @@ bulk_insert::bulk_insert(database& db, std::string table, std::vector<std::strin
       table_{std::move(table)},
       columns_{std::move(columns)},
       rows_per_statement_{rows_per_statement} {
+  if (columns_.empty() || columns_.size() > max_columns) {
+    db_.fail(fmt::format("rocpd: INSERT INTO {} with {} columns", table_, columns_.size()));
+    columns_.assign(1, "id");  // keeps the slot arithmetic valid; nothing will be stored
+  }
+  all_filled_ =
+      columns_.size() == max_columns ? ~uint64_t{0} : (uint64_t{1} << columns_.size()) - 1;
   multi_ = prepare(rows_per_statement_);
-  values_.reserve(columns_.size() * static_cast<size_t>(rows_per_statement_));
+  values_.resize(columns_.size() * static_cast<size_t>(rows_per_statement_));
 }
 
 bulk_insert::~bulk_insert() {
@@ -102,10 +112,21 @@ void bulk_insert::bind_rows(sqlite3_stmt* stmt, size_t first_value, size_t count
   }
 }
 
-void bulk_insert::renumber_on_conflict(const std::string& unique_column) {
+void bulk_insert::renumber_on_conflict(size_t unique_slot) {
   renumber_ = true;
+  unique_column_ = unique_slot;
+}
+
+// A row with an empty slot would bind the previous row's value there: it is dropped, and the
+// first such row names the column in the database's error (a writer bug, caught by the tests).
+void bulk_insert::reject_row() {
   for (size_t c = 0; c < columns_.size(); ++c)
-    if (columns_[c] == unique_column) unique_column_ = c;
+    if ((filled_ & (uint64_t{1} << c)) == 0) {
+      db_.fail(fmt::format("rocpd: INSERT INTO {}: row without a value for \"{}\"", table_,
+                           columns_[c]));
+      break;
+    }
+  filled_ = 0;
 }
 
 // Without a rollback journal a failed multi-row INSERT keeps the rows before the conflicting
@@ -146,7 +167,7 @@ void bulk_insert::send_one_by_one(int rows) {
 
 void bulk_insert::send(sqlite3_stmt* stmt, int rows) {
   if (stmt) {
-    bind_rows(stmt, 0, values_.size());
+    bind_rows(stmt, 0, static_cast<size_t>(rows) * columns_.size());
     const int rc = sqlite3_step(stmt);
     sqlite3_reset(stmt);
     if (rc == SQLITE_CONSTRAINT && renumber_)
@@ -155,7 +176,6 @@ void bulk_insert::send(sqlite3_stmt* stmt, int rows) {
       ROCPD_CHECK(db_, rc);
     total_rows_ += static_cast<uint64_t>(rows);
   }
-  values_.clear();
   arena_.clear();
   rows_ = 0;
 }

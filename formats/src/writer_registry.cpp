@@ -6,19 +6,10 @@
 
 #include "csv/csv_writer.hpp"
 #include "json/json_writer.hpp"
+#include "otf2/otf2_writer.hpp"
+#include "perfetto/perfetto_writer.hpp"
 #include "rocpd/rocpd_writer.hpp"
 #include "summary/summary_writer.hpp"
-
-// The Perfetto and OTF2 writers live in their own folders, written separately; each joins the
-// table as soon as its header is in the tree.
-#if __has_include("perfetto/perfetto_writer.hpp")
-#include "perfetto/perfetto_writer.hpp"
-#define ROCPROF_HAVE_PERFETTO_WRITER 1
-#endif
-#if __has_include("otf2/otf2_writer.hpp")
-#include "otf2/otf2_writer.hpp"
-#define ROCPROF_HAVE_OTF2_WRITER 1
-#endif
 
 namespace rocprof::trace {
 namespace {
@@ -34,12 +25,8 @@ const entry entries[] = {
     {"rocpd", formats::rocpd::make_rocpd_writer},
     {"csv", formats::csv::make_csv_writer},
     {"json", formats::json::make_json_writer},
-#ifdef ROCPROF_HAVE_PERFETTO_WRITER
     {"pftrace", static_cast<factory>(make_perfetto_writer)},
-#endif
-#ifdef ROCPROF_HAVE_OTF2_WRITER
     {"otf2", static_cast<factory>(make_otf2_writer)},
-#endif
     {"summary", formats::summary::make_summary_writer},
     {"config", formats::json::make_config_writer},
 };

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "rocprof/formats/trace_stats.hpp"
+#include "common/trace_stats.hpp"
 #include "rocprof/trace/writer.hpp"
 
 namespace rocprof::formats::summary {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "rocprof/formats/output_file.hpp"
-#include "rocprof/formats/trace_stats.hpp"
+#include "common/output_file.hpp"
+#include "common/trace_stats.hpp"
 #include "summary/summary_table.hpp"
 
 namespace rocprof::formats::summary {

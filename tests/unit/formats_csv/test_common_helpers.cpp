@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "rocprof/formats/agent_names.hpp"
-#include "rocprof/formats/kernel_names.hpp"
-#include "rocprof/formats/trace_stats.hpp"
+#include "common/agent_names.hpp"
+#include "common/kernel_names.hpp"
+#include "common/trace_stats.hpp"
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "common/number_format.hpp"
 #include "csv/csv_writer.hpp"
-#include "rocprof/formats/number_format.hpp"
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
 #include "rocprof/trace/writer_registry.hpp"

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "rocprof/formats/trace_stats.hpp"
+#include "common/trace_stats.hpp"
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
 #include "rocprof/trace/writer_registry.hpp"

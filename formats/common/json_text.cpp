@@ -1,13 +1,13 @@
-#include "json/json_text.hpp"
+#include "common/json_text.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <iterator>
 
-namespace rocprof::formats::json {
+namespace rocprof::formats {
 
-void append_string(std::string& out, std::string_view s) {
+void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (char c : s) {
     switch (c) {
@@ -42,7 +42,7 @@ void append_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-void append_double(std::string& out, double v) {
+void append_json_double(std::string& out, double v) {
   if (!std::isfinite(v)) {
     out += '0';
     return;
@@ -50,4 +50,4 @@ void append_double(std::string& out, double v) {
   fmt::format_to(std::back_inserter(out), "{:.16g}", v);
 }
 
-}  // namespace rocprof::formats::json
+}  // namespace rocprof::formats

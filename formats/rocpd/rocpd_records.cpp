@@ -1,0 +1,218 @@
+// rocpd writer: one write() per record kind. Every record gets an event row (category, stack
+// ids, external correlation) and a row in its kind's table that points at it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "common/json_text.hpp"
+#include "common/number_format.hpp"
+#include "rocpd/rocpd_writer_impl.hpp"
+
+namespace rocprof::formats::rocpd {
+
+using namespace rocprof::trace;
+
+// {"<key>":"<value>"}, in scratch_text_ (valid until the next call).
+std::string_view rocpd_writer::json_member(std::string_view key, std::string_view value) {
+  scratch_text_.assign("{\"");
+  scratch_text_ += key;
+  scratch_text_ += "\":";
+  append_json_string(scratch_text_, value);
+  scratch_text_ += '}';
+  return scratch_text_;
+}
+
+// The columns every activity row (region, kernel, copy, memset, allocation, scratch) fills
+// alike: where it ran, when, and its event.
+template <typename Table>
+table_insert<Table>& rocpd_writer::activity_row(table_insert<Table>& rows, int64_t pid, int64_t tid,
+                                                uint64_t start, uint64_t end, int64_t event) {
+  using col = typename Table::column;
+  return rows.i64(col::nid, nid_)
+      .i64(col::pid, pid)
+      .i64(col::tid, tid)
+      .u64(col::start, start)
+      .u64(col::end, end)
+      .i64(col::event_id, event);
+}
+
+void rocpd_writer::write(record_span<api_record> records) {
+  if (!loading()) return;
+  for (const auto& r : records) {
+    see_thread(r.tid);
+    const auto dom = static_cast<size_t>(r.domain);
+    const std::string_view extdata =
+        r.message != empty_string ? json_member("message", defs_->str(r.message)) : "{}";
+    const int64_t event =
+        add_event(category_ids_[dom], r.corr.internal, r.corr.ancestor, r.corr.external, extdata);
+    const int64_t pid = r.pid ? r.pid : pid_;
+    const uint64_t id = r.corr.internal ? r.corr.internal : ++uncorrelated_id_;
+    if (r.start_ns == r.end_ns) {  // a mark: a sample on the thread's track for this category
+      const int64_t track = track_for(pid, r.tid, category_ids_[dom]);
+      inserts_->samples.u64(sample_col::id, id)
+          .i64(sample_col::track_id, track)
+          .u64(sample_col::timestamp, r.start_ns)
+          .i64(sample_col::event_id, event)
+          .end_row();
+    } else {
+      activity_row(inserts_->regions, pid, r.tid, r.start_ns, r.end_ns, event)
+          .u64(region_col::id, id)
+          .i64(region_col::name_id, sid(r.operation))
+          .end_row();
+    }
+  }
+  count_rows(records.size * 2);
+}
+
+// CUDA graph membership and thread-block cluster shape have no column of their own in rocpd
+// schema 3: they go to the dispatch's extdata, and only when present.
+std::string_view rocpd_writer::kernel_extdata(const kernel_dispatch_record& r) {
+  const bool cluster = r.cluster_size.x != 0 || r.cluster_size.y != 0 || r.cluster_size.z != 0;
+  if (r.graph_id == 0 && r.graph_node_id == 0 && !cluster) return "{}";
+  scratch_text_.clear();
+  fmt::format_to(std::back_inserter(scratch_text_), "{{\"graph_id\":{},\"graph_node_id\":{}",
+                 r.graph_id, r.graph_node_id);
+  if (cluster)
+    fmt::format_to(std::back_inserter(scratch_text_),
+                   ",\"cluster_size\":{{\"x\":{},\"y\":{},\"z\":{}}}", r.cluster_size.x,
+                   r.cluster_size.y, r.cluster_size.z);
+  scratch_text_ += '}';
+  return scratch_text_;
+}
+
+void rocpd_writer::write(record_span<kernel_dispatch_record> records) {
+  if (!loading()) return;
+  for (const auto& r : records) {
+    see_thread(r.tid);
+    see_queue(r.queue_id);
+    see_stream(r.stream_id);
+    const int64_t event =
+        add_event(kernel_category_, r.corr.internal, r.corr.internal, r.corr.external);
+    if (keep_dispatch_events_) dispatch_events_.emplace(r.dispatch_id, event);
+    activity_row(inserts_->kernels, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .u64(kernel_col::id, r.dispatch_id)
+        .i64(kernel_col::agent_id, agent_row(r.agent_id))
+        .u64(kernel_col::kernel_id, r.kernel_id)
+        .u64(kernel_col::dispatch_id, r.dispatch_id)
+        .u64(kernel_col::queue_id, r.queue_id)
+        .u64(kernel_col::stream_id, r.stream_id)
+        .i64(kernel_col::private_segment_size, r.private_segment_size)
+        .i64(kernel_col::group_segment_size, r.group_segment_size)
+        .i64(kernel_col::workgroup_size_x, r.workgroup_size.x)
+        .i64(kernel_col::workgroup_size_y, r.workgroup_size.y)
+        .i64(kernel_col::workgroup_size_z, r.workgroup_size.z)
+        .i64(kernel_col::grid_size_x, r.grid_size.x)
+        .i64(kernel_col::grid_size_y, r.grid_size.y)
+        .i64(kernel_col::grid_size_z, r.grid_size.z)
+        .i64(kernel_col::region_name_id, sid(r.region_name))
+        .text(kernel_col::extdata, kernel_extdata(r))
+        .end_row();
+  }
+  count_rows(records.size * 2);
+}
+
+void rocpd_writer::write(record_span<memory_copy_record> records) {
+  if (!loading()) return;
+  for (const auto& r : records) {
+    see_thread(r.tid);
+    see_stream(r.stream_id);
+    const int64_t event =
+        add_event(copy_category_, r.corr.internal, r.corr.internal, r.corr.external);
+    activity_row(inserts_->copies, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .i64(copy_col::id, ++next_copy_)
+        .i64(copy_col::name_id,
+             direction_ids_[std::min<size_t>(static_cast<size_t>(r.direction), 5)])
+        .i64(copy_col::dst_agent_id, agent_row(r.dst_agent_id))
+        .u64(copy_col::dst_address, r.dst_address)
+        .i64(copy_col::src_agent_id, agent_row(r.src_agent_id))
+        .u64(copy_col::src_address, r.src_address)
+        .u64(copy_col::size, r.bytes)
+        .null(copy_col::queue_id)  // rocprofv3 leaves queue_id NULL for copies
+        .u64(copy_col::stream_id, r.stream_id)
+        .i64(copy_col::region_name_id, sid(r.region_name))
+        .end_row();
+  }
+  count_rows(records.size * 2);
+}
+
+void rocpd_writer::write(record_span<memory_set_record> records) {
+  if (!loading()) return;
+  for (const auto& r : records) {
+    see_thread(r.tid);
+    see_stream(r.stream_id);
+    const int64_t event =
+        add_event(set_category_, r.corr.internal, r.corr.internal, r.corr.external);
+    activity_row(inserts_->memory_sets, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .i64(copy_col::id, ++next_copy_)
+        .i64(copy_col::name_id, memory_set_name_)
+        .i64(copy_col::dst_agent_id, agent_row(r.agent_id))
+        .u64(copy_col::dst_address, r.address)
+        .u64(copy_col::size, r.bytes)
+        .u64(copy_col::stream_id, r.stream_id)
+        .i64(copy_col::region_name_id, empty_id_)
+        .text(copy_col::extdata, fmt::format("{{\"value\":{}}}", r.value))
+        .end_row();
+  }
+  count_rows(records.size * 2);
+}
+
+void rocpd_writer::write(record_span<memory_allocation_record> records) {
+  if (!loading()) return;
+  for (const auto& r : records) {
+    see_thread(r.tid);
+    see_stream(r.stream_id);
+    const int64_t event =
+        add_event(alloc_category_, r.corr.internal, r.corr.ancestor, r.corr.external);
+    const bool alloc = r.operation == memory_allocation_operation::allocate ||
+                       r.operation == memory_allocation_operation::vmem_allocate;
+    const bool virt = r.operation == memory_allocation_operation::vmem_allocate ||
+                      r.operation == memory_allocation_operation::vmem_free;
+    auto& a = inserts_->allocations;
+    if (alloc)
+      a.i64(allocate_col::agent_id, agent_row(r.agent_id));
+    else
+      a.null(allocate_col::agent_id);
+    activity_row(a, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .text(allocate_col::type, alloc ? "ALLOC" : "FREE")
+        .text(allocate_col::level, virt ? "VIRTUAL" : "REAL")
+        .u64(allocate_col::address, r.address)
+        .u64(allocate_col::size, r.size)
+        .null(allocate_col::queue_id)
+        .u64(allocate_col::stream_id, r.stream_id)
+        .text(allocate_col::extdata, r.memory_kind != empty_string
+                                         ? json_member("memory_kind", defs_->str(r.memory_kind))
+                                         : "{}")
+        .end_row();
+  }
+  count_rows(records.size * 2);
+}
+
+void rocpd_writer::write(record_span<scratch_memory_record> records) {
+  if (!loading()) return;
+  for (const auto& r : records) {
+    see_thread(r.tid);
+    see_queue(r.queue_id);
+    const int64_t event =
+        add_event(scratch_category_, r.corr.internal, r.corr.ancestor, r.corr.external);
+    std::string_view type = "ALLOC";
+    if (r.operation == scratch_memory_operation::free) type = "FREE";
+    if (r.operation == scratch_memory_operation::async_reclaim) type = "RECLAIM";
+    auto& a = inserts_->scratch;
+    if (r.operation == scratch_memory_operation::alloc)
+      a.i64(allocate_col::agent_id, agent_row(r.agent_id));
+    else
+      a.null(allocate_col::agent_id);
+    activity_row(a, pid_, r.tid, r.start_ns, r.end_ns, event)
+        .text(allocate_col::type, type)
+        .text(allocate_col::level, "SCRATCH")
+        .i64(allocate_col::address, 0)
+        .u64(allocate_col::size, r.allocation_size)
+        .u64(allocate_col::queue_id, r.queue_id)
+        .text(allocate_col::extdata, fmt::format("{{\"flags\":\"{}\"}}", r.flags))
+        .end_row();
+  }
+  count_rows(records.size * 2);
+}
+
+}  // namespace rocprof::formats::rocpd
