@@ -1,5 +1,5 @@
-// Shared by the files that hold the schema's rows (schema.cpp, schema_domains.cpp): the row
-// builder and the --help groups.
+// Shared by the files that hold the schema's rows (schema.cpp, schema_domains.cpp,
+// schema_amd.cpp): the row builder and the --help groups.
 #pragma once
 
 #include <string_view>
@@ -34,5 +34,8 @@ inline option_spec row(std::string_view key, std::string_view long_name) {
 
 // The tracing, aggregate and counter rows (the domain table), in --help order.
 std::vector<option_spec> domain_rows();
+// PC sampling rows and advanced thread trace rows (schema_amd.cpp), in --help order.
+std::vector<option_spec> pc_sampling_rows();
+std::vector<option_spec> thread_trace_rows();
 
 }  // namespace rocprof::config::rows
