@@ -3,43 +3,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "rocprof/config/values.hpp"
+#include "schema_rows.hpp"
+
 namespace rocprof::config {
 namespace {
 
+using namespace rows;
 using vt = value_type;
 using ef = env_form;
 
-constexpr std::string_view k_io = "I/O options";
-constexpr std::string_view k_aggregate = "Aggregate tracing options";
-constexpr std::string_view k_basic = "Basic tracing options";
-constexpr std::string_view k_granular = "Granular tracing options";
-constexpr std::string_view k_counters = "Counter collection options";
-constexpr std::string_view k_pc = "PC sampling options";
-constexpr std::string_view k_post = "Post-processing tracing options";
-constexpr std::string_view k_summary = "Summary options";
-constexpr std::string_view k_naming = "Kernel naming options";
-constexpr std::string_view k_filter = "Filtering options";
-constexpr std::string_view k_perfetto = "Perfetto-specific options";
-constexpr std::string_view k_display = "Display options";
-constexpr std::string_view k_advanced = "Advanced options";
-constexpr std::string_view k_reserved = "Reserved options";
-constexpr std::string_view k_att = "Advanced Thread Trace (ATT) options";
-
-option_spec row(std::string_view key, std::string_view long_name) {
-  option_spec spec;
-  spec.key = key;
-  spec.long_name = long_name;
-  return spec;
-}
-
-// A boolean tracing flag that the tool reads as ROCPROF_<X>.
-option_spec trace(std::string_view key, std::string_view long_name, std::string_view env,
-                  std::string_view group, std::string_view help) {
-  return row(key, long_name).to(env, ef::flag).in(group).meta("BOOL").says(help);
-}
-
 std::vector<option_spec> build_schema() {
-  return {
+  std::vector<option_spec> table = {
       row("version", "version")
           .s("v")
           .only(option_scope::cli_only)
@@ -100,136 +75,13 @@ std::vector<option_spec> build_schema() {
           .meta("YAML")
           .says("YAML file with extra counter definitions (its contents are passed on)"),
 
-      // Aggregates: expanded by the CLI, never written themselves.
-      row("runtime_trace", "runtime-trace")
-          .s("r")
-          .in(k_aggregate)
-          .meta("BOOL")
-          .says("HIP runtime, CUDA runtime, markers, kernels, memory copies/allocations, scratch, "
-                "RCCL, rocDecode, rocJPEG"),
-      row("sys_trace", "sys-trace")
-          .s("s")
-          .in(k_aggregate)
-          .meta("BOOL")
-          .says("Everything of --runtime-trace plus HIP compiler, HSA and CUDA driver APIs"),
-
-      // Basic tracing
-      row("hip_trace", "hip-trace")
-          .in(k_basic)
-          .meta("BOOL")
-          .says("HIP runtime and compiler API (= --hip-runtime-trace --hip-compiler-trace)"),
-      trace("marker_trace", "marker-trace", "ROCPROF_MARKER_API_TRACE", k_basic,
-            "ROCTx and NVTX markers and ranges"),
-      trace("kernel_trace", "kernel-trace", "ROCPROF_KERNEL_TRACE", k_basic, "Kernel dispatches"),
-      trace("memory_copy_trace", "memory-copy-trace", "ROCPROF_MEMORY_COPY_TRACE", k_basic,
-            "Asynchronous memory copies"),
-      trace("memory_allocation_trace", "memory-allocation-trace", "ROCPROF_MEMORY_ALLOCATION_TRACE",
-            k_basic, "Memory allocations and frees"),
-      trace("scratch_memory_trace", "scratch-memory-trace", "ROCPROF_SCRATCH_MEMORY_TRACE", k_basic,
-            "Scratch memory operations (AMD only)")
-          .amd(),
-      row("hsa_trace", "hsa-trace")
-          .in(k_basic)
-          .meta("BOOL")
-          .says("All HSA API tables (= core, amd, image and finalizer)"),
-      trace("rccl_trace", "rccl-trace", "ROCPROF_RCCL_API_TRACE", k_basic, "RCCL API").amd(),
-      trace("kokkos_trace", "kokkos-trace", "ROCPROF_KOKKOS_TRACE", k_basic,
-            "Kokkos Tools connector; implies --marker-trace and --kernel-rename"),
-      trace("rocdecode_trace", "rocdecode-trace", "ROCPROF_ROCDECODE_API_TRACE", k_basic,
-            "rocDecode API")
-          .amd(),
-      trace("rocjpeg_trace", "rocjpeg-trace", "ROCPROF_ROCJPEG_API_TRACE", k_basic, "rocJPEG API")
-          .amd(),
-      row("cuda_trace", "cuda-trace")
-          .in(k_basic)
-          .meta("BOOL")
-          .says("CUDA runtime and driver API (= --cuda-runtime-trace --cuda-driver-trace)"),
-
-      // Granular tracing
-      trace("hip_runtime_trace", "hip-runtime-trace", "ROCPROF_HIP_RUNTIME_API_TRACE", k_granular,
-            "Public hip* API")
-          .amd(),
-      trace("hip_compiler_trace", "hip-compiler-trace", "ROCPROF_HIP_COMPILER_API_TRACE",
-            k_granular, "Compiler-generated __hip* API")
-          .amd(),
-      trace("hsa_core_trace", "hsa-core-trace", "ROCPROF_HSA_CORE_API_TRACE", k_granular,
-            "hsa_* core API")
-          .amd(),
-      trace("hsa_amd_trace", "hsa-amd-trace", "ROCPROF_HSA_AMD_EXT_API_TRACE", k_granular,
-            "hsa_amd_* extension API")
-          .amd(),
-      trace("hsa_image_trace", "hsa-image-trace", "ROCPROF_HSA_IMAGE_EXT_API_TRACE", k_granular,
-            "hsa_ext_image_* API")
-          .amd(),
-      trace("hsa_finalizer_trace", "hsa-finalizer-trace", "ROCPROF_HSA_FINALIZER_EXT_API_TRACE",
-            k_granular, "hsa_ext_program_* API")
-          .amd(),
-      trace("cuda_runtime_trace", "cuda-runtime-trace", "ROCPROF_CUDA_RUNTIME_API_TRACE",
-            k_granular, "CUDA runtime API (cuda*)"),
-      trace("cuda_driver_trace", "cuda-driver-trace", "ROCPROF_CUDA_DRIVER_API_TRACE", k_granular,
-            "CUDA driver API (cu*)"),
-
-      // Counters
-      row("pmc", "pmc")
-          .of(vt::string_list)
-          .star()
-          .to("ROCPROF_COUNTERS", ef::custom)
-          .in(k_counters)
-          .meta("PMC")
-          .says("Counters collected in one pass; each --pmc flag is one more pass"),
-      row("pmc_groups", "")
-          .of(vt::group_list)
-          .to("ROCPROF_COUNTER_GROUPS", ef::custom)
-          .only(option_scope::file_only)
-          .in(k_counters)
-          .says("Counter groups multiplexed over dispatches (input files only)"),
-      row("pmc_group_interval", "")
-          .of(vt::integer)
-          .def("1")
-          .to("ROCPROF_COUNTER_GROUPS_INTERVAL", ef::text)
-          .only(option_scope::file_only)
-          .in(k_counters)
-          .says("Dispatches per counter group (input files only)"),
-      row("counter_collection", "")
-          .def("0")
-          .to("ROCPROF_COUNTER_COLLECTION", ef::flag)
-          .only(option_scope::env_only)
-          .says("Set by the CLI whenever counters are requested"),
-
-      // PC sampling
-      row("pc_sampling_beta_enabled", "pc-sampling-beta-enabled")
-          .to("ROCPROFILER_PC_SAMPLING_BETA_ENABLED", ef::flag)
-          .in(k_pc)
-          .meta("BOOL")
-          .says("Opt in to the PC sampling beta")
-          .amd(),
-      row("pc_sampling_unit", "pc-sampling-unit")
-          .of(vt::choice)
-          .among("instructions cycles time")
-          .def("none")
-          .to("ROCPROF_PC_SAMPLING_UNIT", ef::text)
-          .in(k_pc)
-          .meta("UNIT")
-          .says("Unit of the sampling interval")
-          .amd(),
-      row("pc_sampling_method", "pc-sampling-method")
-          .of(vt::choice)
-          .among("stochastic host_trap")
-          .def("none")
-          .to("ROCPROF_PC_SAMPLING_METHOD", ef::text)
-          .in(k_pc)
-          .meta("METHOD")
-          .says("Sampling method")
-          .amd(),
-      row("pc_sampling_interval", "pc-sampling-interval")
-          .of(vt::integer)
-          .def("1")
-          .to("ROCPROF_PC_SAMPLING_INTERVAL", ef::text)
-          .in(k_pc)
-          .meta("INTERVAL")
-          .says("Sampling interval (> 0)")
-          .amd(),
-
+  };
+  // The domain table (aggregate, basic, granular and counter rows) comes next in --help order.
+  for (auto& spec : domain_rows())
+    table.push_back(spec);
+  for (auto& spec : pc_sampling_rows())
+    table.push_back(spec);
+  const std::vector<option_spec> rest = {
       // Post-processing
       row("stats", "stats")
           .to("ROCPROF_STATS", ef::flag)
@@ -469,91 +321,11 @@ std::vector<option_spec> build_schema() {
           .meta("PID")
           .only(option_scope::cli_only),
 
-      // ATT
-      row("advanced_thread_trace", "advanced-thread-trace")
-          .alias("att")
-          .to("ROCPROF_ADVANCED_THREAD_TRACE", ef::flag)
-          .in(k_att)
-          .meta("BOOL")
-          .says("Advanced thread trace (AMD only)")
-          .amd(),
-      row("att_library_path", "att-library-path")
-          .of(vt::string_list)
-          .to("ROCPROF_ATT_LIBRARY_PATH", ef::joined)
-          .sep(":")
-          .in(k_att)
-          .meta("PATH")
-          .says("Where to look for the thread trace decoder library")
-          .amd(),
-      row("att_target_cu", "att-target-cu")
-          .of(vt::integer)
-          .def("1")
-          .to("ROCPROF_ATT_PARAM_TARGET_CU", ef::text)
-          .in(k_att)
-          .meta("CU")
-          .says("Compute unit to trace")
-          .amd(),
-      row("att_simd_select", "att-simd-select")
-          .of(vt::integer)
-          .def("15")
-          .to("ROCPROF_ATT_PARAM_SIMD_SELECT", ef::text)
-          .in(k_att)
-          .meta("MASK")
-          .says("SIMD mask (gfx9) or SIMD id (gfx10+)")
-          .amd(),
-      row("att_buffer_size", "att-buffer-size")
-          .of(vt::integer)
-          .def("268435456")
-          .to("ROCPROF_ATT_PARAM_BUFFER_SIZE", ef::text)
-          .in(k_att)
-          .meta("BYTES")
-          .says("Thread trace buffer size")
-          .amd(),
-      row("att_shader_engine_mask", "att-shader-engine-mask")
-          .of(vt::integer)
-          .def("1")
-          .to("ROCPROF_ATT_PARAM_SHADER_ENGINE_MASK", ef::text)
-          .in(k_att)
-          .meta("MASK")
-          .says("Shader engines to trace")
-          .amd(),
-      row("att_gpu_index", "att-gpu-index")
-          .of(vt::string)
-          .to("ROCPROF_ATT_PARAM_GPU_INDEX", ef::text)
-          .in(k_att)
-          .meta("LIST")
-          .says("Comma list of GPU indices (default: all)")
-          .amd(),
-      row("att_perfcounters", "att-perfcounters")
-          .of(vt::string_list)
-          .to("ROCPROF_ATT_PARAM_PERFCOUNTERS", ef::custom)
-          .in(k_att)
-          .meta("NAME[:MASK]")
-          .says("Counters streamed into the thread trace (gfx9)")
-          .amd(),
-      row("att_perfcounter_ctrl", "att-perfcounter-ctrl")
-          .of(vt::integer)
-          .def("0")
-          .to("ROCPROF_ATT_PARAM_PERFCOUNTER_CTRL", ef::text)
-          .in(k_att)
-          .meta("N")
-          .says("Counter sampling period 1..32, 0 = off (gfx9)")
-          .amd(),
-      row("att_activity", "att-activity")
-          .of(vt::integer)
-          .to("", ef::custom)
-          .in(k_att)
-          .meta("N")
-          .says("Preset of eight SQ activity counters at this period (gfx9)")
-          .amd(),
-      row("att_serialize_all", "att-serialize-all")
-          .def("0")
-          .to("ROCPROF_ATT_PARAM_SERIALIZE_ALL", ef::flag)
-          .in(k_att)
-          .meta("BOOL")
-          .says("Serialize all kernels, not only traced ones")
-          .amd(),
   };
+  table.insert(table.end(), rest.begin(), rest.end());
+  for (auto& spec : thread_trace_rows())
+    table.push_back(spec);
+  return table;
 }
 
 }  // namespace
@@ -587,6 +359,13 @@ std::vector<std::string_view> words(std::string_view field) {
     pos = stop;
   }
   return out;
+}
+
+std::optional<std::string_view> find_choice(const option_spec& spec, std::string_view word) {
+  for (auto choice : words(spec.choices)) {
+    if (equal_ignoring_case(choice, word)) return choice;
+  }
+  return std::nullopt;
 }
 
 }  // namespace rocprof::config

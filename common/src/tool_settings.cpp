@@ -21,6 +21,12 @@ class env_reader {
     return std::string(spec.default_value);
   }
 
+  // Like text(), and an empty value also means the default (paths and names).
+  std::string text_or_default(std::string_view key) const {
+    const std::string value = text(key);
+    return value.empty() ? std::string(option(key).default_value) : value;
+  }
+
   bool is_set(std::string_view key) const { return raw(option(key)) != nullptr; }
 
   bool boolean(std::string_view key) const {
@@ -53,12 +59,11 @@ class env_reader {
   // A value that must be one of the row's choices (compared case-insensitively).
   std::string choice(std::string_view key) const {
     const option_spec& spec = option(key);
-    std::string value = to_lower(text(key));
-    if (value.empty() || value == spec.default_value) return value;
-    for (auto word : words(spec.choices)) {
-      if (value == word) return value;
-    }
-    result_.errors.push_back(std::string(spec.env) + "='" + value +
+    const std::string value = text(key);
+    if (value.empty()) return value;
+    if (equal_ignoring_case(value, spec.default_value)) return std::string(spec.default_value);
+    if (const auto word = find_choice(spec, value)) return std::string(*word);
+    result_.errors.push_back(std::string(spec.env) + "='" + to_lower(value) +
                              "' is not one of: " + std::string(spec.choices));
     return std::string(spec.default_value);
   }
@@ -93,20 +98,24 @@ std::vector<collection_period> parse_periods(const std::string& text, read_resul
   return periods;
 }
 
-std::vector<std::string> parse_formats(const std::string& text, read_result& result) {
+// The tokens of ROCPROF_OUTPUT_FORMAT (separated by space, tab, ',', ';' or ':') in the tool's
+// spelling, each once; the schema's default when it names none. `errors` may be null.
+std::vector<std::string> parse_formats(std::string_view text, std::vector<std::string>* errors) {
+  const option_spec& spec = option("output_format");
   std::vector<std::string> formats;
   for (const auto& token : split_any(text, " \t,;:")) {
-    const std::string upper = to_upper(token);
-    bool known = false;
-    for (auto word : words(option("output_format").choices))
-      known |= upper == to_upper(word);
-    if (!known) {
-      result.errors.push_back("ROCPROF_OUTPUT_FORMAT: unknown format '" + token + "'");
+    const auto word = find_choice(spec, token);
+    if (!word) {
+      if (errors != nullptr)
+        errors->push_back(std::string(spec.env) + ": unknown format '" + token + "'");
       continue;
     }
-    if (std::find(formats.begin(), formats.end(), upper) == formats.end()) formats.push_back(upper);
+    std::string name = to_upper(*word);  // rocprofv3's tool spells formats in upper case
+    if (std::find(formats.begin(), formats.end(), name) == formats.end())
+      formats.push_back(std::move(name));
   }
-  if (formats.empty()) formats.push_back(to_upper(option("output_format").default_value));
+  if (formats.empty() && text != spec.default_value)
+    return parse_formats(spec.default_value, nullptr);
   return formats;
 }
 
@@ -119,23 +128,9 @@ read_result read_tool_settings(const env_lookup& lookup) {
   tool_settings& s = result.settings;
   const env_reader env(get, result);
 
-  s.kernel_trace = env.boolean("kernel_trace");
-  s.memory_copy_trace = env.boolean("memory_copy_trace");
-  s.memory_allocation_trace = env.boolean("memory_allocation_trace");
-  s.scratch_memory_trace = env.boolean("scratch_memory_trace");
-  s.marker_api_trace = env.boolean("marker_trace");
-  s.hip_runtime_api_trace = env.boolean("hip_runtime_trace");
-  s.hip_compiler_api_trace = env.boolean("hip_compiler_trace");
-  s.hsa_core_api_trace = env.boolean("hsa_core_trace");
-  s.hsa_amd_ext_api_trace = env.boolean("hsa_amd_trace");
-  s.hsa_image_ext_api_trace = env.boolean("hsa_image_trace");
-  s.hsa_finalizer_ext_api_trace = env.boolean("hsa_finalizer_trace");
-  s.rccl_api_trace = env.boolean("rccl_trace");
-  s.rocdecode_api_trace = env.boolean("rocdecode_trace");
-  s.rocjpeg_api_trace = env.boolean("rocjpeg_trace");
-  s.cuda_runtime_api_trace = env.boolean("cuda_runtime_trace");
-  s.cuda_driver_api_trace = env.boolean("cuda_driver_trace");
-  s.kokkos_trace = env.boolean("kokkos_trace");
+  for (const auto& spec : schema()) {
+    if (spec.domain && env.boolean(spec.key)) s.domains.emplace(spec.key);
+  }
 
   s.counter_collection = env.boolean("counter_collection");
   s.counters = parse_pmc_line(env.text("pmc"));
@@ -150,10 +145,10 @@ read_result read_tool_settings(const env_lookup& lookup) {
   }
   s.extra_counters_contents = env.text("extra_counters");
 
-  s.output_path = env.text("output_directory");
-  s.output_file = env.text("output_file");
+  s.output_path = env.text_or_default("output_directory");
+  s.output_file = env.text_or_default("output_file");
   s.tmp_directory = env.is_set("tmp_directory") ? env.text("tmp_directory") : s.output_path;
-  s.output_formats = parse_formats(env.text("output_format"), result);
+  s.output_formats = parse_formats(env.text("output_format"), &result.errors);
   s.output_config = env.boolean("output_config");
   s.minimum_output_bytes = env.integer("minimum_output_data");
 
@@ -193,6 +188,10 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.benchmark_mode = env.choice("benchmark_mode");
   s.log_level = env.text("log_level");
   return result;
+}
+
+std::vector<std::string> default_output_formats() {
+  return parse_formats(option("output_format").default_value, nullptr);
 }
 
 }  // namespace rocprof::config

@@ -19,6 +19,13 @@ std::string to_upper(std::string_view text) {
   return out;
 }
 
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+           return std::tolower(x) == std::tolower(y);
+         });
+}
+
 std::optional<bool> parse_bool_word(std::string_view text) {
   const std::string word = to_lower(text);
   for (const char* yes : {"y", "yes", "t", "true", "on", "1"}) {

@@ -1,19 +1,36 @@
-// Backend plugins: loading (dlopen of lib/rocprofiler-sdk/librocprofiler-sdk-<name>.so next to
-// the core), the core services table they receive, and fan-out of start/stop/flush/shutdown.
+// Backend plugins (backend_abi.h): the kind -> backend map built from their manifests, loading
+// and registering them, and fan-out of start/stop/flush/shutdown. Where they are and which
+// files are backends: backend_scan.hpp. What they get from the core: backend_services.cpp.
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "rocprofiler-sdk/backend/backend_abi.h"
 
 namespace rocprof::core {
 
-/// Loads a backend once; later calls return the first outcome. A failure warns once.
+/// Loads and registers backend `name` of the backend directory once; later calls return the
+/// first outcome. A failure warns once.
 rocprofiler_status_t load_backend(const char* name);
-/// The backend (if any) that serves a kind: "cuda" for CUDA and GPU-activity kinds.
+/// The name of the backend whose manifest lists a kind; nullptr for kinds the core records
+/// itself (markers, code objects) and kinds no backend lists. Asked for a kind no manifest read
+/// so far lists, it first reads the manifests of the backend directory (once).
 const char* backend_for_buffer_kind(rocprofiler_buffer_tracing_kind_t kind);
 const char* backend_for_callback_kind(rocprofiler_callback_tracing_kind_t kind);
-/// The enabled-kind set changed: start (or stop, when empty) every loaded backend.
+
+/// What rocprof_backend_discover_agents reports of one backend file.
+struct discovered_backend {
+  std::string name, path;
+  bool loaded = false;
+  uint64_t agents = 0;
+  std::string why;
+};
+/// Registers every backend of `directory` (quietly) and asks each for its agents.
+std::vector<discovered_backend> discover_backend_agents(const std::string& directory);
+
+/// The enabled-kind set changed: start (or stop, when empty) every registered backend.
 void notify_backends(const rocprof_enabled_kinds_t& kinds);
 void flush_backends();
 void shutdown_backends();
@@ -23,5 +40,8 @@ const char* backend_operation_name(bool is_buffer_kind, uint32_t kind,
 int32_t backend_operation_count(bool is_buffer_kind, uint32_t kind);
 /// Prints "rocprofiler: <message>" once per key.
 void warn_once(const char* key, const char* message);
+
+/// The services table every backend is registered with (backend_services.cpp).
+const rocprof_core_services_t& core_services();
 
 }  // namespace rocprof::core

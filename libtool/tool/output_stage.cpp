@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <memory>
 
@@ -11,16 +10,12 @@
 
 #include "record_spool.hpp"
 #include "rocprof/common/placeholders.hpp"
+#include "rocprof/config/domains.hpp"
+#include "rocprof/config/schema.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 
 namespace rocprof::tool {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 void make_directories(const std::string& path) {
   for (size_t pos = 1; pos <= path.size(); ++pos) {
@@ -52,13 +47,13 @@ trace::summary_unit summary_unit_from(const std::string& text) {
 std::vector<std::string> requested_writers(const config::tool_settings& settings) {
   std::vector<std::string> names;
   if (settings.output_config) names.emplace_back("config");
+  // A format's writer is named by its word in the schema (--output-format's choices).
+  const config::option_spec& formats = config::option("output_format");
   for (const auto& format : settings.output_formats) {
-    std::string name = lower(format);
-    if (name.empty() || name == "config" || name == "summary") continue;
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    const auto name = config::find_choice(formats, format);
+    if (name && std::find(names.begin(), names.end(), *name) == names.end())
+      names.emplace_back(*name);
   }
-  if (names.empty() || (names.size() == 1 && names.front() == "config"))
-    names.emplace_back("rocpd");  // rocprofv3's default output format
   if (settings.summary || settings.summary_per_domain || !settings.summary_groups.empty())
     names.emplace_back("summary");
   return names;
@@ -67,11 +62,9 @@ std::vector<std::string> requested_writers(const config::tool_settings& settings
 trace::output_options make_output_options(const config::tool_settings& settings) {
   const auto context = common::placeholder_context::for_current_process();
   trace::output_options options;
-  // The settings reader supplies rocprofv3's defaults; these only guard an empty value.
-  const std::string path = settings.output_path.empty() ? "%cwd%" : settings.output_path;
-  const std::string file = settings.output_file.empty() ? "%hostname%/%pid%" : settings.output_file;
-  options.output_directory = common::expand_placeholders(path, context);
-  options.file_prefix = common::expand_placeholders(file, context);
+  // The settings hold the schema's defaults where the variables were unset or empty.
+  options.output_directory = common::expand_placeholders(settings.output_path, context);
+  options.file_prefix = common::expand_placeholders(settings.output_file, context);
   options.agent_index = agent_index_from(settings.agent_index);
   options.group_by_queue = settings.group_by_queue;
   options.kernel_rename = settings.kernel_rename;
@@ -88,23 +81,9 @@ trace::output_options make_output_options(const config::tool_settings& settings)
 
 std::string settings_to_json(const config::tool_settings& s) {
   nlohmann::json j;
-  j["kernel_trace"] = s.kernel_trace;
-  j["memory_copy_trace"] = s.memory_copy_trace;
-  j["memory_allocation_trace"] = s.memory_allocation_trace;
-  j["scratch_memory_trace"] = s.scratch_memory_trace;
-  j["marker_api_trace"] = s.marker_api_trace;
-  j["hip_runtime_api_trace"] = s.hip_runtime_api_trace;
-  j["hip_compiler_api_trace"] = s.hip_compiler_api_trace;
-  j["hsa_core_api_trace"] = s.hsa_core_api_trace;
-  j["hsa_amd_ext_api_trace"] = s.hsa_amd_ext_api_trace;
-  j["hsa_image_ext_api_trace"] = s.hsa_image_ext_api_trace;
-  j["hsa_finalizer_ext_api_trace"] = s.hsa_finalizer_ext_api_trace;
-  j["rccl_api_trace"] = s.rccl_api_trace;
-  j["rocdecode_api_trace"] = s.rocdecode_api_trace;
-  j["rocjpeg_api_trace"] = s.rocjpeg_api_trace;
-  j["cuda_runtime_api_trace"] = s.cuda_runtime_api_trace;
-  j["cuda_driver_api_trace"] = s.cuda_driver_api_trace;
-  j["kokkos_trace"] = s.kokkos_trace;
+  for (const auto& spec : config::schema()) {
+    if (spec.domain) j[config::setting_name(spec)] = s.traces(spec.key);
+  }
   j["counter_collection"] = s.counter_collection;
   j["counters"] = s.counters;
   j["output_path"] = s.output_path;

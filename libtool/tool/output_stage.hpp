@@ -16,8 +16,9 @@ namespace rocprof::tool {
 class record_spool;
 
 // The writer names (make_writer names) the settings ask for, in generation order: "config"
-// first (--output-config), then the formats of ROCPROF_OUTPUT_FORMAT (lower-cased; rocpd when
-// none is given), then "summary" (-S, -D or --summary-groups).
+// first (--output-config), then the formats of ROCPROF_OUTPUT_FORMAT (their schema words; the
+// settings hold the schema's default when none is given), then "summary" (-S, -D or
+// --summary-groups).
 std::vector<std::string> requested_writers(const config::tool_settings& settings);
 
 // output_options with the output directory and file prefix expanded for this process.

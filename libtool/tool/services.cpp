@@ -9,17 +9,23 @@
 //   rename context     --kernel-rename: pushes the message of each enclosing ROCTx range as the
 //                      external correlation id of the main context on the calling thread
 //
-// Buffers follow rocprofv3: 16 pages with a 15-page watermark, LOSSLESS, one dedicated callback
-// thread each; the HSA kinds share one buffer, HIP runtime and compiler one, CUDA runtime and
-// driver one, every other kind its own.
+// The domains come from the schema's domain table: each tracing row that is on names the record
+// kinds it traces (by the core's kind names) and whether they share a buffer. Buffers follow
+// rocprofv3: 16 pages with a 15-page watermark, LOSSLESS, one dedicated callback thread each;
+// rows naming the same shared buffer (HSA, HIP, CUDA API) share one, every other kind has its
+// own.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "record_convert.hpp"
+#include "rocprof/common/gpu_uuid.hpp"
+#include "rocprof/config/schema.hpp"
 #include "rocprof/formats/symbol_names.hpp"
 #include "tool_state.hpp"
 
@@ -52,19 +58,55 @@ bool make_buffer(tool_state& tool, rocprofiler_context_id_t context, rocprofiler
   return true;
 }
 
-// Configures `kinds` into one new buffer of `context`.
-void trace_into_buffer(tool_state& tool, rocprofiler_context_id_t context,
-                       std::initializer_list<rocprofiler_buffer_tracing_kind_t> kinds) {
-  rocprofiler_buffer_id_t buffer{};
-  if (!make_buffer(tool, context, &buffer)) return;
-  for (auto kind : kinds) {
-    auto status = rocprofiler_configure_buffer_tracing_service(context, kind, nullptr, 0, buffer);
-    if (status != ROCPROFILER_STATUS_SUCCESS) {
-      const char* name = nullptr;
-      uint64_t length = 0;
-      rocprofiler_query_buffer_tracing_kind_name(kind, &name, &length);
-      std::fprintf(stderr, "rocprofv3: tracing %s is not available: %s\n",
-                   name != nullptr ? name : "?", rocprofiler_get_status_string(status));
+// The core's buffer-tracing kind of that name (the names the schema's rows use), or NONE.
+rocprofiler_buffer_tracing_kind_t buffer_kind_named(std::string_view name) {
+  for (int k = ROCPROFILER_BUFFER_TRACING_NONE + 1; k < ROCPROFILER_BUFFER_TRACING_LAST; ++k) {
+    const auto kind = static_cast<rocprofiler_buffer_tracing_kind_t>(k);
+    const char* text = nullptr;
+    uint64_t length = 0;
+    if (rocprofiler_query_buffer_tracing_kind_name(kind, &text, &length) ==
+            ROCPROFILER_STATUS_SUCCESS &&
+        text != nullptr && name == std::string_view(text, length))
+      return kind;
+  }
+  return ROCPROFILER_BUFFER_TRACING_NONE;
+}
+
+// Pause and resume must be recorded while the main context is paused, so their records go to
+// the always-started control context.
+rocprofiler_context_id_t context_for(const tool_state& tool,
+                                     rocprofiler_buffer_tracing_kind_t kind) {
+  return kind == ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API ? tool.control_context
+                                                               : tool.main_context;
+}
+
+// Buffer tracing of every kind of every domain that is on, in the schema's order.
+void trace_domains(tool_state& tool) {
+  std::map<std::string_view, rocprofiler_buffer_id_t> shared;  // shared buffer -> its buffer
+  for (const auto& spec : config::schema()) {
+    if (spec.kinds.empty() || !tool.settings.traces(spec.key)) continue;
+    for (const auto name : config::words(spec.kinds)) {
+      const auto kind = buffer_kind_named(name);
+      const auto context = context_for(tool, kind);
+      rocprofiler_buffer_id_t buffer{};
+      const auto known = shared.find(spec.shared_buffer);
+      auto status = ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+      if (kind == ROCPROFILER_BUFFER_TRACING_NONE) {
+        // reported below
+      } else if (!spec.shared_buffer.empty() && known != shared.end()) {
+        buffer = known->second;
+      } else if (!make_buffer(tool, context, &buffer)) {
+        continue;  // make_buffer reported it
+      } else if (!spec.shared_buffer.empty()) {
+        shared.emplace(spec.shared_buffer, buffer);
+      }
+      if (kind != ROCPROFILER_BUFFER_TRACING_NONE)
+        status = rocprofiler_configure_buffer_tracing_service(context, kind, nullptr, 0, buffer);
+      if (status != ROCPROFILER_STATUS_SUCCESS) {
+        std::fprintf(stderr, "rocprofv3: tracing %.*s is not available: %s\n",
+                     static_cast<int>(name.size()), name.data(),
+                     rocprofiler_get_status_string(status));
+      }
     }
   }
 }
@@ -197,10 +239,6 @@ int configure_services(tool_state& tool) {
   report("rocprofiler_create_context", rocprofiler_create_context(&tool.control_context));
   report("rocprofiler_create_context", rocprofiler_create_context(&tool.code_object_context));
 
-  if (s.marker_api_trace) {
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API});
-    trace_into_buffer(tool, tool.control_context, {ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API});
-  }
   // Pause/resume and thread names matter even without marker records (--selected-regions with
   // other domains), so they are always configured.
   report("control callback tracing",
@@ -216,62 +254,7 @@ int configure_services(tool_state& tool) {
                                                         ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
                                                         nullptr, 0, on_code_object, &tool));
 
-  if (s.hsa_core_api_trace || s.hsa_amd_ext_api_trace || s.hsa_image_ext_api_trace ||
-      s.hsa_finalizer_ext_api_trace) {
-    rocprofiler_buffer_id_t buffer{};
-    if (make_buffer(tool, tool.main_context, &buffer)) {
-      const std::pair<bool, rocprofiler_buffer_tracing_kind_t> hsa[] = {
-          {s.hsa_core_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API},
-          {s.hsa_amd_ext_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_AMD_EXT_API},
-          {s.hsa_image_ext_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_IMAGE_EXT_API},
-          {s.hsa_finalizer_ext_api_trace, ROCPROFILER_BUFFER_TRACING_HSA_FINALIZE_EXT_API}};
-      for (const auto& [on, kind] : hsa)
-        if (on)
-          rocprofiler_configure_buffer_tracing_service(tool.main_context, kind, nullptr, 0, buffer);
-    }
-  }
-  if (s.hip_runtime_api_trace || s.hip_compiler_api_trace) {
-    rocprofiler_buffer_id_t buffer{};
-    if (make_buffer(tool, tool.main_context, &buffer)) {
-      if (s.hip_runtime_api_trace)
-        rocprofiler_configure_buffer_tracing_service(
-            tool.main_context, ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT, nullptr, 0, buffer);
-      if (s.hip_compiler_api_trace)
-        rocprofiler_configure_buffer_tracing_service(
-            tool.main_context, ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT, nullptr, 0, buffer);
-    }
-  }
-  if (s.cuda_runtime_api_trace || s.cuda_driver_api_trace) {
-    rocprofiler_buffer_id_t buffer{};
-    if (make_buffer(tool, tool.main_context, &buffer)) {
-      if (s.cuda_runtime_api_trace)
-        report("CUDA runtime API tracing",
-               rocprofiler_configure_buffer_tracing_service(
-                   tool.main_context, ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API, nullptr, 0,
-                   buffer));
-      if (s.cuda_driver_api_trace)
-        report(
-            "CUDA driver API tracing",
-            rocprofiler_configure_buffer_tracing_service(
-                tool.main_context, ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API, nullptr, 0, buffer));
-    }
-  }
-  if (s.kernel_trace)
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH});
-  if (s.memory_copy_trace) {
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MEMORY_COPY});
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MEMORY_SET});
-  }
-  if (s.memory_allocation_trace)
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION});
-  if (s.scratch_memory_trace)
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY});
-  if (s.rccl_api_trace)
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_RCCL_API});
-  if (s.rocdecode_api_trace)
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_ROCDECODE_API_EXT});
-  if (s.rocjpeg_api_trace)
-    trace_into_buffer(tool, tool.main_context, {ROCPROFILER_BUFFER_TRACING_ROCJPEG_API});
+  trace_domains(tool);
 
   if (s.kernel_rename) {
     report("rocprofiler_create_context", rocprofiler_create_context(&tool.rename_context));
@@ -371,16 +354,7 @@ void collect_agents(tool_state& tool) {
       info.grid_max_dim[0] = a->grid_max_dim.x;
       info.grid_max_dim[1] = a->grid_max_dim.y;
       info.grid_max_dim[2] = a->grid_max_dim.z;
-      if (info.type == trace::agent_type::gpu) {
-        static const char hex[] = "0123456789abcdef";
-        std::string uuid = "GPU-";
-        for (int b = 0; b < 16; ++b) {
-          if (b == 4 || b == 6 || b == 8 || b == 10) uuid += '-';
-          uuid += hex[a->uuid.bytes[b] >> 4];
-          uuid += hex[a->uuid.bytes[b] & 0xF];
-        }
-        info.uuid = uuid;
-      }
+      if (info.type == trace::agent_type::gpu) info.uuid = common::format_gpu_uuid(a->uuid.bytes);
       t.defs->add_agent(std::move(info));
     }
     return ROCPROFILER_STATUS_SUCCESS;

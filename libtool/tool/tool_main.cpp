@@ -134,7 +134,7 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
     tool.defs->capture_process_identity();
     tool.defs->set_config_json(settings_to_json(tool.settings));
     tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
-    if (tool.settings.kokkos_trace) bridge_kokkos_environment();
+    if (tool.settings.traces("kokkos_trace")) bridge_kokkos_environment();
   } catch (const std::exception& error) {
     std::fprintf(stderr, "rocprofv3: tool configuration failed: %s\n", error.what());
     return nullptr;

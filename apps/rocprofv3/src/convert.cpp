@@ -9,10 +9,7 @@ using config::value_type;
 
 std::string choice_value(const config::option_spec& spec, const std::string& word,
                          const std::string& where) {
-  const std::string lower = config::to_lower(word);
-  for (auto choice : config::words(spec.choices)) {
-    if (lower == choice) return lower;
-  }
+  if (const auto choice = config::find_choice(spec, word)) return std::string(*choice);
   throw usage_error(where + ": invalid choice '" + word + "' (choose from " +
                     std::string(spec.choices) + ")");
 }

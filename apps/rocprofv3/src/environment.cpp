@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "passes.hpp"
+#include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/values.hpp"
 
@@ -114,12 +116,17 @@ environment current_environment() {
   return env;
 }
 
-bool wants_cuda_backend(const job& config) {
-  for (const char* key : {"cuda_runtime_trace", "cuda_driver_trace", "kernel_trace",
-                          "memory_copy_trace", "memory_allocation_trace"}) {
-    if (config.flag(key)) return true;
+std::vector<const config::backend_spec*> wanted_backends(const job& config) {
+  std::vector<const config::backend_spec*> wanted;
+  for (const auto& backend : config::backends()) {
+    for (const auto& spec : config::schema()) {
+      if (spec.backend == backend.name && option_on(config, spec)) {
+        wanted.push_back(&backend);
+        break;
+      }
+    }
   }
-  return config.has("pmc") || config.has("pmc_groups");
+  return wanted;
 }
 
 pass_environment_result build_pass_environment(const pass_environment_input& input) {
@@ -195,12 +202,16 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
     env["KOKKOS_TOOLS_LIBS"] = paths.kokkosp();
     env["KOKKOS_PROFILE_LIBRARY"] = paths.kokkosp();
   }
-  if (wants_cuda_backend(config)) {
-    if (is_file(paths.cuda_plugin())) {
-      env["CUDA_INJECTION64_PATH"] = paths.cuda_plugin();
-    } else {
-      result.warnings.push_back("CUDA backend plugin not found at " + paths.cuda_plugin() +
-                                "; CUDA activity, API and counters will not be collected");
+  // Backends that record a domain of this pass: the vendor runtime loads them (e.g. CUDA's
+  // driver through CUDA_INJECTION64_PATH), which hands them to the core.
+  for (const config::backend_spec* backend : wanted_backends(config)) {
+    const std::string plugin = paths.backend(backend->name);
+    const std::string label(backend->label);
+    if (!is_file(plugin)) {
+      result.warnings.push_back(label + " backend plugin not found at " + plugin + "; " + label +
+                                " activity, API and counters will not be collected");
+    } else if (!backend->injection.empty()) {
+      env[std::string(backend->injection)] = plugin;
     }
   }
   return result;

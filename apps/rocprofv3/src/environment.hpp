@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "job.hpp"
+#include "rocprof/config/domains.hpp"
 #include "tool_paths.hpp"
 
 namespace rocprof::cli {
@@ -30,7 +31,7 @@ struct pass_environment_result {
 // Throws usage_error for values that cannot be handed over (unreadable -E file, bad period).
 pass_environment_result build_pass_environment(const pass_environment_input& input);
 
-// true when the pass asks for something only the CUDA backend can collect.
-bool wants_cuda_backend(const job& config);
+// The backends that record something this pass asks for (rows of the schema naming them).
+std::vector<const config::backend_spec*> wanted_backends(const job& config);
 
 }  // namespace rocprof::cli

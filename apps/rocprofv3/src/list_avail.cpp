@@ -1,20 +1,16 @@
 #include "list_avail.hpp"
 
-#include <dlfcn.h>
-
-#include <nlohmann/json.hpp>
-
-#include <cstdlib>
+#include <cstdio>
 #include <fstream>
 #include <map>
-#include <set>
+#include <vector>
 
+#include "core_agents.hpp"
+#include "rocprof/common/gpu_uuid.hpp"
 #include "tool_paths.hpp"
 
 namespace rocprof::cli {
 namespace {
-
-constexpr const char* plugin_file = "librocprofiler-sdk-cuda.so";
 
 std::string field_value(const std::string& line) {
   const size_t colon = line.find(':');
@@ -51,86 +47,55 @@ void print_cpu_agents(std::ostream& out, const std::string& cpuinfo_path) {
   if (package_model.empty()) out << "  (none found in " << cpuinfo_path << ")\n";
 }
 
-std::string default_plugin_path() {
-  if (const char* dir = std::getenv("ROCPROF_BACKEND_DIR"); dir != nullptr && dir[0] != '\0')
-    return std::string{dir} + "/" + plugin_file;
+std::string core_library() {
   try {
-    return find_tool_paths("").cuda_plugin();
+    return find_tool_paths("").core();
   } catch (const std::exception&) {
-    return plugin_file;  // let the loader search
+    return "librocprofiler-sdk.so";  // let the loader search
   }
 }
 
-// The listing document from the plugin, or an empty string with `why` set.
-std::string query_plugin(const std::string& path, std::string& why) {
-  if (!is_file(path)) {
-    why = "the CUDA backend is not part of this build (" + path + " not found)";
-    return {};
-  }
-  // Kept open: the plugin may have started driver threads; the process ends soon anyway.
-  void* plugin = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (plugin == nullptr) {
-    const char* error = dlerror();
-    why = "cannot load the CUDA backend: " + std::string{error != nullptr ? error : path};
-    return {};
-  }
-  using list_fn = const char* (*)();
-  auto list = reinterpret_cast<list_fn>(dlsym(plugin, "rocprof_cuda_list_agents_json"));
-  const char* text = list != nullptr ? list() : nullptr;
-  if (text == nullptr) {
-    why = "the CUDA backend at " + path + " cannot list agents (an older plugin?)";
-    return {};
-  }
+std::string joined(const std::vector<std::string>& reasons) {
+  std::string text;
+  for (const auto& reason : reasons)
+    text += (text.empty() ? "" : "; ") + reason;
   return text;
 }
 
-std::string text_of(const nlohmann::json& doc, const char* key) {
-  const auto it = doc.find(key);
-  if (it == doc.end()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-void print_gpu_agents(std::ostream& out, const std::string& plugin_path) {
-  std::string why;
-  const std::string text = query_plugin(plugin_path, why);
-  nlohmann::json doc;
-  if (!text.empty()) {
-    doc = nlohmann::json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
-      why = "the CUDA backend returned an unreadable agent list";
-      doc = nlohmann::json::object();
-    }
-  }
-  const auto agents = doc.find("agents");
-  if (agents == doc.end() || !agents->is_array() || agents->empty()) {
-    if (why.empty()) {
-      const std::string error = text_of(doc, "error");
-      why = "CUDA backend: " + (error.empty() ? std::string{"no device"} : error);
-    }
-    out << "GPU agents: none found (" << why << ")\n";
+void print_gpu_agents(std::ostream& out, const std::string& backend_directory) {
+  const gpu_agent_list list = query_gpu_agents(core_library(), backend_directory);
+  if (list.gpus.empty()) {
+    out << "GPU agents: none found (" << joined(list.why_none) << ")\n";
     return;
   }
   out << "GPU agents:\n";
-  for (const nlohmann::json& a : *agents) {
-    out << "  GPU:" << text_of(a, "ordinal") << "\n    Name: " << text_of(a, "name")
-        << "\n    UUID: " << text_of(a, "uuid") << "\n    PCI location: " << text_of(a, "pci")
-        << "\n    Compute capability: " << text_of(a, "compute_capability")
-        << "\n    Compute units (SMs): " << text_of(a, "sm_count")
-        << "\n    Wavefront (warp) size: " << text_of(a, "warp_size")
-        << "\n    Max threads per block: " << text_of(a, "max_threads_per_block")
-        << "\n    Shared memory per block (bytes): " << text_of(a, "shared_memory_per_block")
-        << "\n    Clock (kHz): " << text_of(a, "clock_khz")
-        << "\n    Memory (bytes): " << text_of(a, "total_memory") << "\n";
-  }
+  for (const rocprofiler_agent_v0_t& agent : list.gpus)
+    print_gpu_agent(out, agent);
   out << "  Hardware counters (--pmc): not collected by this build's CUDA backend.\n";
 }
 
 }  // namespace
 
+void print_gpu_agent(std::ostream& out, const rocprofiler_agent_v0_t& a) {
+  // location_id holds the PCI bus, device and function as KFD packs them (bus << 8 | dev << 3).
+  char pci[32];
+  std::snprintf(pci, sizeof(pci), "%04x:%02x:%02x.%x", a.domain, a.location_id >> 8,
+                (a.location_id >> 3) & 0x1f, a.location_id & 0x7);
+  out << "  GPU:" << a.logical_node_type_id << "\n    Name: " << (a.name != nullptr ? a.name : "")
+      << "\n    UUID: " << common::format_gpu_uuid(a.uuid.bytes) << "\n    PCI location: " << pci
+      << "\n    Compute capability: " << a.gfx_target_version / 10 << "."
+      << a.gfx_target_version % 10 << "\n    Compute units (SMs): " << a.cu_count
+      << "\n    Wavefront (warp) size: " << a.wave_front_size
+      << "\n    Max threads per block: " << a.workgroup_max_size
+      << "\n    Shared memory per block (bytes): " << a.workgroup_max_lds_size
+      << "\n    Clock (kHz): " << a.max_engine_clk_fcompute_khz
+      << "\n    Memory (bytes): " << a.local_mem_size << "\n";
+}
+
 void print_list_avail(std::ostream& out, const std::string& cpuinfo_path,
-                      const std::string& cuda_plugin) {
+                      const std::string& backend_directory) {
   print_cpu_agents(out, cpuinfo_path);
-  print_gpu_agents(out, cuda_plugin.empty() ? default_plugin_path() : cuda_plugin);
+  print_gpu_agents(out, backend_directory);
 }
 
 }  // namespace rocprof::cli

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "rocprof/config/schema.hpp"
+
 namespace rocprof::cli {
 
 std::string output_root(const job& config, const environment& base) {
@@ -18,7 +20,7 @@ std::string output_root(const job& config, const environment& base) {
     return dir;
   };
   if (auto dir = config.text("output_directory")) return trimmed(*dir);
-  const auto it = base.find("ROCPROF_OUTPUT_PATH");
+  const auto it = base.find(std::string(config::option("output_directory").env));
   if (it != base.end() && !it->second.empty()) return trimmed(it->second);
   char cwd[PATH_MAX] = {};
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) throw usage_error("cannot read the current directory");

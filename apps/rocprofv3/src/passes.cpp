@@ -4,15 +4,11 @@
 #include <regex>
 
 #include "input_file.hpp"
+#include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
 
 namespace rocprof::cli {
 namespace {
-
-void set_all(job& config, const std::vector<const char*>& keys) {
-  for (const char* key : keys)
-    config.set_if_unset(key, true);
-}
 
 void check_regex(const std::string& pattern, const std::string& what) {
   try {
@@ -48,27 +44,19 @@ job merge_job(const job& cli, const job& file_job) {
   return merged;
 }
 
+bool option_on(const job& config, const config::option_spec& spec) {
+  const std::string key(spec.key);
+  return spec.type == config::value_type::boolean ? config.flag(key) : config.has(key);
+}
+
 void expand_aggregates(job& config) {
-  // 1. Kokkos connector: its regions are markers, and kernels take the region names.
-  if (config.flag("kokkos_trace")) set_all(config, {"marker_trace", "kernel_rename"});
-  // 2. System trace: every API and activity domain.
-  if (config.flag("sys_trace")) {
-    set_all(config, {"hip_trace", "hsa_trace", "marker_trace", "kernel_trace", "memory_copy_trace",
-                     "memory_allocation_trace", "scratch_memory_trace", "rccl_trace",
-                     "rocdecode_trace", "rocjpeg_trace", "cuda_trace"});
+  // The schema's aggregate rows in rocprofv3's order (kokkos, sys, runtime, hip, hsa, cuda):
+  // an aggregate set by an earlier one (sys-trace sets hip-trace) is expanded after it.
+  for (const config::option_spec* aggregate : config::aggregates_in_expansion_order()) {
+    if (!config.flag(std::string(aggregate->key))) continue;
+    for (auto key : config::words(aggregate->expands))
+      config.set_if_unset(std::string(key), true);
   }
-  // 3. Runtime trace: runtime APIs and activity, no compiler/driver/HSA layer.
-  if (config.flag("runtime_trace")) {
-    set_all(config, {"hip_runtime_trace", "marker_trace", "kernel_trace", "memory_copy_trace",
-                     "memory_allocation_trace", "scratch_memory_trace", "rccl_trace",
-                     "rocdecode_trace", "rocjpeg_trace", "cuda_runtime_trace"});
-  }
-  // 4-5. HIP and HSA groups; 6. the CUDA group, expanded last like them.
-  if (config.flag("hip_trace")) set_all(config, {"hip_compiler_trace", "hip_runtime_trace"});
-  if (config.flag("hsa_trace")) {
-    set_all(config, {"hsa_core_trace", "hsa_amd_trace", "hsa_image_trace", "hsa_finalizer_trace"});
-  }
-  if (config.flag("cuda_trace")) set_all(config, {"cuda_runtime_trace", "cuda_driver_trace"});
 }
 
 void validate_pass(const job& config, const std::string& label) {

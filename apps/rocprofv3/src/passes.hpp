@@ -7,6 +7,7 @@
 
 #include "command_line.hpp"
 #include "job.hpp"
+#include "rocprof/config/schema.hpp"
 
 namespace rocprof::cli {
 
@@ -19,8 +20,12 @@ struct pass {
 // both with equal values is fine; set on both with different values is a usage_error.
 job merge_job(const job& cli, const job& file_job);
 
-// rocprofv3's aggregate expansion, in its exact order, each step setting only unset keys.
+// rocprofv3's aggregate expansion, in its exact order, each step setting only unset keys; the
+// steps come from the schema's domain table.
 void expand_aggregates(job& config);
+
+// The option of `spec` is on in `config`: a true flag, or any value of another type.
+bool option_on(const job& config, const config::option_spec& spec);
 
 // Checks one resolved pass (regexes, PC sampling completeness, exclusive options).
 void validate_pass(const job& config, const std::string& label);

@@ -11,6 +11,7 @@
 #include "output_directory.hpp"
 #include "passes.hpp"
 #include "rocprof/common/version.hpp"
+#include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
 #include "tool_paths.hpp"
 
@@ -19,13 +20,9 @@ namespace {
 
 bool collects_something(const job& config) {
   for (const auto& spec : config::schema()) {
-    if ((spec.group == "Basic tracing options" || spec.group == "Granular tracing options") &&
-        config.flag(std::string(spec.key))) {
-      return true;
-    }
+    if (config::collects(spec) && option_on(config, spec)) return true;
   }
-  return config.has("pmc") || config.has("pmc_groups") || config.flag("advanced_thread_trace") ||
-         config.has("pc_sampling_method");
+  return false;
 }
 
 bool wants_summary(const job& config) {
@@ -85,10 +82,10 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
     const job& cli = line.options;
     const bool echo = cli.flag("echo");
     if (cli.flag("list_avail")) {
-      // --rocm-root moves the libraries, the CUDA backend among them, as it does for a run.
+      // --rocm-root moves the libraries, the backends among them, as it does for a run.
       const std::string rocm_root = cli.text("rocm_root").value_or("");
       print_list_avail(out, "/proc/cpuinfo",
-                       rocm_root.empty() ? "" : find_tool_paths(rocm_root).cuda_plugin());
+                       rocm_root.empty() ? "" : find_tool_paths(rocm_root).backend_directory());
       if (line.app.empty()) return 0;
     }
     if (line.app.empty() && !echo) {
@@ -124,11 +121,9 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
       warnings.insert(result.warnings.begin(), result.warnings.end());
       for (const auto& spec : config::schema()) {
         if (!spec.amd_only) continue;
-        const std::string key(spec.key);
-        const bool requested = spec.type == config::value_type::boolean ? current.config.flag(key)
-                                                                        : current.config.has(key);
         const std::string name = "--" + std::string(spec.long_name);
-        if (requested && std::find(amd_only.begin(), amd_only.end(), name) == amd_only.end()) {
+        if (option_on(current.config, spec) &&
+            std::find(amd_only.begin(), amd_only.end(), name) == amd_only.end()) {
           amd_only.push_back(name);
         }
       }

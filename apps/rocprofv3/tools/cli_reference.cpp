@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
 
 namespace {
@@ -35,11 +36,6 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
     {"kokkos_trace",
      "Sets `KOKKOS_TOOLS_LIBS` and `KOKKOS_PROFILE_LIBRARY` to the Kokkos connector; implies "
      "`--marker-trace` and `--kernel-rename`."},
-    {"kernel_trace", "Collected by the CUDA backend (sets `CUDA_INJECTION64_PATH` when present)."},
-    {"memory_copy_trace", "Collected by the CUDA backend (sets `CUDA_INJECTION64_PATH`)."},
-    {"memory_allocation_trace", "Collected by the CUDA backend (sets `CUDA_INJECTION64_PATH`)."},
-    {"cuda_runtime_trace", "Collected by the CUDA backend (sets `CUDA_INJECTION64_PATH`)."},
-    {"cuda_driver_trace", "Collected by the CUDA backend (sets `CUDA_INJECTION64_PATH`)."},
     {"pmc",
      "`ROCPROF_COUNTER_COLLECTION=1` and `ROCPROF_COUNTERS=\"pmc: A B\"`; each further `--pmc` "
      "flag is one more pass (`pass_N`)."},
@@ -48,8 +44,9 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
      "Converted by the CLI to nanoseconds with `--collection-period-unit`, joined with `;`."},
     {"collection_period_unit", "Used by the CLI to convert `--collection-period`."},
     {"list_avail",
-     "Prints the CPU agents of /proc/cpuinfo and the GPU agents the CUDA backend (under "
-     "`--rocm-root` when given) finds, or one line saying why none; no counters yet."},
+     "Prints the CPU agents of /proc/cpuinfo and the GPU agents the profiler core lists after "
+     "loading its backends (those under `--rocm-root` when given), or one line saying why "
+     "none; no counters yet."},
     {"preload", "Put first in `LD_PRELOAD`, before the existing value and the tool library."},
     {"rocm_root", "Where the CLI looks for `lib/rocprofiler-sdk/librocprofiler-sdk-tool.so`."},
     {"sdk_soversion", "Accepted and ignored (no versioned SDK library to resolve)."},
@@ -102,6 +99,10 @@ std::string note_of(const option_spec& spec) {
   }
   if (const auto it = k_cli_notes.find(spec.key); it != k_cli_notes.end()) {
     return std::string(it->second);
+  }
+  if (const auto* backend = rocprof::config::find_backend(spec.backend)) {
+    return "Collected by the " + std::string(backend->label) + " backend (sets `" +
+           std::string(backend->injection) + "` when present).";
   }
   if (!spec.env.empty()) return "Passed to the tool library.";
   return "";

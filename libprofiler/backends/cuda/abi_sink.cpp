@@ -250,6 +250,8 @@ uint64_t abi_sink::register_gpu(const gpu_agent& a) {
   g.domain = a.pci_domain;
   g.max_engine_clk_fcompute = a.clock_khz / 1000;
   g.workgroup_max_size = a.max_threads_per_block;
+  g.workgroup_max_lds_size = a.shared_mem_per_block;
+  g.max_engine_clk_fcompute_khz = a.clock_khz;
   g.grid_max_size = a.max_grid_dim[0];
   g.local_mem_size = a.total_memory;
   g.workgroup_max_dim = {a.max_block_dim[0], a.max_block_dim[1], a.max_block_dim[2]};

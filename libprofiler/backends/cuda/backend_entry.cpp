@@ -1,14 +1,51 @@
-// Entry from the profiler core: rocprof_backend_register (backend_abi.h). The core loads the
-// plugin when a context configures a CUDA kind, a GPU activity kind or counters.
+// Entry from the profiler core (backend_abi.h): the manifest of the kinds this plugin records,
+// which the core reads to know that it loads this plugin for them, and
+// rocprof_backend_register. The core registers the plugin when a context configures one of
+// those kinds, when InitializeInjection asks for it, or for an agent listing.
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
 #include <cupti.h>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "abi_sink.hpp"
+#include "agent_listing.hpp"
+#include "device_info.hpp"
 #include "plugin_state.hpp"
+
+namespace rocprof::cuda {
+namespace {
+
+// What the CUDA (CUPTI) paths emit: API calls of both CUDA layers and GPU activity. The
+// schema's rows served by "cuda" name the same buffer kinds (a test holds them together).
+constexpr rocprofiler_buffer_tracing_kind_t k_buffer_kinds[] = {
+    ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API, ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API,
+    ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,  ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,
+    ROCPROFILER_BUFFER_TRACING_MEMORY_SET,       ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION};
+constexpr rocprofiler_callback_tracing_kind_t k_callback_kinds[] = {
+    ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API, ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API,
+    ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,  ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
+    ROCPROFILER_CALLBACK_TRACING_MEMORY_SET,       ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION};
+
+}  // namespace
+}  // namespace rocprof::cuda
+
+extern "C" {
+__attribute__((
+    visibility("default"))) extern const rocprof_backend_manifest_t rocprof_backend_manifest;
+const rocprof_backend_manifest_t rocprof_backend_manifest = {
+    sizeof(rocprof_backend_manifest_t),
+    ROCPROF_BACKEND_ABI_VERSION,
+    1,  // counters (--pmc) come to this backend
+    "cuda",
+    rocprof::cuda::k_buffer_kinds,
+    sizeof(rocprof::cuda::k_buffer_kinds) / sizeof(rocprof::cuda::k_buffer_kinds[0]),
+    rocprof::cuda::k_callback_kinds,
+    sizeof(rocprof::cuda::k_callback_kinds) / sizeof(rocprof::cuda::k_callback_kinds[0]),
+};
+}
 
 namespace rocprof::cuda {
 namespace {
@@ -80,6 +117,21 @@ int32_t backend_operation_count(void*, int is_buffer_kind, uint32_t kind) {
                                                : static_cast<int32_t>(CUPTI_DRIVER_TRACE_CBID_SIZE);
 }
 
+// Runs in the process that lists agents (the CLI's), never in a profiled application: it
+// initialises the CUDA driver (cuInit), which the tracing paths leave to the application.
+uint64_t backend_discover_agents(void*, const char** why) {
+  static std::string reason;  // read by the core after we return
+  abi_sink* sink = g_core_sink.load();
+  if (sink == nullptr) {
+    reason = "not registered with a profiler core";
+    *why = reason.c_str();
+    return 0;
+  }
+  const uint64_t registered = register_listed_agents(query_devices(), *sink, reason);
+  if (registered == 0) *why = reason.c_str();
+  return registered;
+}
+
 }  // namespace
 
 backend_sink* core_sink() {
@@ -106,5 +158,6 @@ extern "C" __attribute__((visibility("default"))) rocprofiler_status_t rocprof_b
   out->shutdown = &backend_shutdown;
   out->operation_name = &backend_operation_name;
   out->operation_count = &backend_operation_count;
+  out->discover_agents = &backend_discover_agents;
   return ROCPROFILER_STATUS_SUCCESS;
 }

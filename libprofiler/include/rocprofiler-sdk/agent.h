@@ -1,7 +1,8 @@
 // Agents: CPU agents (one per NUMA node, from /sys/devices/system/node, else one from
 // /proc/cpuinfo) and GPU agents registered by backends. Fields follow rocprofiler-sdk's
 // rocprofiler_agent_v0_t; a backend fills what its hardware has and leaves the rest 0.
-// GPU agents exist once their backend is loaded (i.e. after a context configured a GPU kind).
+// GPU agents exist once their backend is loaded (i.e. after a context configured a GPU kind,
+// or rocprof_backend_discover_agents asked every backend for them).
 #pragma once
 
 #include "rocprofiler-sdk/fwd.h"
@@ -145,6 +146,10 @@ typedef struct rocprofiler_agent_v0_t {
   int32_t logical_node_type_id;
   rocprofiler_agent_runtime_visibility_t runtime_visibility;
   rocprofiler_uuid_t uuid;
+  /* Extensions, after rocprofiler-sdk's fields (0 where a backend does not know them). */
+  uint32_t workgroup_max_lds_size;       ///< extension: LDS bytes one workgroup may use (CUDA:
+                                         ///< shared memory per block)
+  uint32_t max_engine_clk_fcompute_khz;  ///< extension: max_engine_clk_fcompute in kHz
 } rocprofiler_agent_v0_t;
 
 typedef rocprofiler_agent_v0_t rocprofiler_agent_t;

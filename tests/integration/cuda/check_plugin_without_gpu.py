@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs anywhere: the plugin exports exactly its entry points, and InitializeInjection in a
+"""Runs anywhere: the plugin exports exactly its entry points and its manifest, and InitializeInjection in a
 process without a usable GPU (or one that never uses CUDA) warns at most once and lets the
 process finish normally; its standalone report says why tracing is off.
 
@@ -20,8 +20,9 @@ def main():
     c = cc.checker("plugin_without_gpu")
     nm = subprocess.run(["nm", "-D", "--defined-only", plugin], capture_output=True, text=True)
     exported = sorted(line.split()[-1] for line in nm.stdout.splitlines() if " T " in line)
-    c.eq(exported, ["InitializeInjection", "rocprof_backend_register",
-                    "rocprof_cuda_list_agents_json"], "exported symbols")
+    c.eq(exported, ["InitializeInjection", "rocprof_backend_register"], "exported functions")
+    data = sorted(line.split()[-1] for line in nm.stdout.splitlines() if " R " in line or " D " in line)
+    c.eq(data, ["rocprof_backend_manifest"], "exported data (the backend manifest)")
     ldd = subprocess.run(["ldd", plugin], capture_output=True, text=True).stdout
     for lib in ("libcupti", "libcudart", "libcuda.so"):
         c.check(lib not in ldd, f"the plugin does not link {lib}")

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/tool_settings.hpp"
@@ -25,8 +27,9 @@ TEST(ToolSettings, DefaultsComeFromTheSchema) {
   EXPECT_TRUE(result.errors.empty());
   EXPECT_TRUE(result.warnings.empty());
   const auto& s = result.settings;
-  EXPECT_FALSE(s.kernel_trace);
-  EXPECT_FALSE(s.cuda_runtime_api_trace);
+  EXPECT_FALSE(s.traces("kernel_trace"));
+  EXPECT_FALSE(s.traces("cuda_runtime_trace"));
+  EXPECT_TRUE(s.domains.empty());
   EXPECT_EQ(s.output_path, option("output_directory").default_value);
   EXPECT_EQ(s.output_path, "%cwd%");
   EXPECT_EQ(s.output_file, "%hostname%/%pid%");
@@ -49,24 +52,28 @@ TEST(ToolSettings, DefaultsComeFromTheSchema) {
 }
 
 TEST(ToolSettings, EveryTracingVariable) {
+  // Tracing domains land in the settings' set under their schema key; the other flags in
+  // their own members.
+  const std::map<std::string, std::string> domains = {
+      {"ROCPROF_KERNEL_TRACE", "kernel_trace"},
+      {"ROCPROF_MEMORY_COPY_TRACE", "memory_copy_trace"},
+      {"ROCPROF_MEMORY_ALLOCATION_TRACE", "memory_allocation_trace"},
+      {"ROCPROF_SCRATCH_MEMORY_TRACE", "scratch_memory_trace"},
+      {"ROCPROF_MARKER_API_TRACE", "marker_trace"},
+      {"ROCPROF_HIP_RUNTIME_API_TRACE", "hip_runtime_trace"},
+      {"ROCPROF_HIP_COMPILER_API_TRACE", "hip_compiler_trace"},
+      {"ROCPROF_HSA_CORE_API_TRACE", "hsa_core_trace"},
+      {"ROCPROF_HSA_AMD_EXT_API_TRACE", "hsa_amd_trace"},
+      {"ROCPROF_HSA_IMAGE_EXT_API_TRACE", "hsa_image_trace"},
+      {"ROCPROF_HSA_FINALIZER_EXT_API_TRACE", "hsa_finalizer_trace"},
+      {"ROCPROF_RCCL_API_TRACE", "rccl_trace"},
+      {"ROCPROF_ROCDECODE_API_TRACE", "rocdecode_trace"},
+      {"ROCPROF_ROCJPEG_API_TRACE", "rocjpeg_trace"},
+      {"ROCPROF_CUDA_RUNTIME_API_TRACE", "cuda_runtime_trace"},
+      {"ROCPROF_CUDA_DRIVER_API_TRACE", "cuda_driver_trace"},
+      {"ROCPROF_KOKKOS_TRACE", "kokkos_trace"},
+  };
   const std::map<std::string, bool tool_settings::*> flags = {
-      {"ROCPROF_KERNEL_TRACE", &tool_settings::kernel_trace},
-      {"ROCPROF_MEMORY_COPY_TRACE", &tool_settings::memory_copy_trace},
-      {"ROCPROF_MEMORY_ALLOCATION_TRACE", &tool_settings::memory_allocation_trace},
-      {"ROCPROF_SCRATCH_MEMORY_TRACE", &tool_settings::scratch_memory_trace},
-      {"ROCPROF_MARKER_API_TRACE", &tool_settings::marker_api_trace},
-      {"ROCPROF_HIP_RUNTIME_API_TRACE", &tool_settings::hip_runtime_api_trace},
-      {"ROCPROF_HIP_COMPILER_API_TRACE", &tool_settings::hip_compiler_api_trace},
-      {"ROCPROF_HSA_CORE_API_TRACE", &tool_settings::hsa_core_api_trace},
-      {"ROCPROF_HSA_AMD_EXT_API_TRACE", &tool_settings::hsa_amd_ext_api_trace},
-      {"ROCPROF_HSA_IMAGE_EXT_API_TRACE", &tool_settings::hsa_image_ext_api_trace},
-      {"ROCPROF_HSA_FINALIZER_EXT_API_TRACE", &tool_settings::hsa_finalizer_ext_api_trace},
-      {"ROCPROF_RCCL_API_TRACE", &tool_settings::rccl_api_trace},
-      {"ROCPROF_ROCDECODE_API_TRACE", &tool_settings::rocdecode_api_trace},
-      {"ROCPROF_ROCJPEG_API_TRACE", &tool_settings::rocjpeg_api_trace},
-      {"ROCPROF_CUDA_RUNTIME_API_TRACE", &tool_settings::cuda_runtime_api_trace},
-      {"ROCPROF_CUDA_DRIVER_API_TRACE", &tool_settings::cuda_driver_api_trace},
-      {"ROCPROF_KOKKOS_TRACE", &tool_settings::kokkos_trace},
       {"ROCPROF_COUNTER_COLLECTION", &tool_settings::counter_collection},
       {"ROCPROF_OUTPUT_CONFIG_FILE", &tool_settings::output_config},
       {"ROCPROF_TRUNCATE_KERNELS", &tool_settings::truncate},
@@ -79,18 +86,59 @@ TEST(ToolSettings, EveryTracingVariable) {
       {"ROCPROF_SELECTED_REGIONS", &tool_settings::selected_regions},
       {"ROCPROF_ADVANCED_THREAD_TRACE", &tool_settings::advanced_thread_trace},
   };
+  const auto defaults = read({}).settings;
+  const auto only_changes = [&](const tool_settings& s, const std::string& name) {
+    for (const auto& [other, other_member] : flags) {
+      if (other != name) {
+        EXPECT_EQ(s.*other_member, defaults.*other_member) << name << " vs " << other;
+      }
+    }
+  };
+  for (const auto& [name, key] : domains) {
+    EXPECT_TRUE(read({{name, "1"}}).settings.traces(key)) << name;
+    EXPECT_TRUE(read({{name, "yes"}}).settings.traces(key)) << name;
+    EXPECT_FALSE(read({{name, "off"}}).settings.traces(key)) << name;
+    // Only this variable changes.
+    const auto on = read({{name, "1"}}).settings;
+    EXPECT_EQ(on.domains, (std::set<std::string, std::less<>>{key})) << name;
+    only_changes(on, "");
+  }
   for (const auto& [name, member] : flags) {
     EXPECT_TRUE(read({{name, "1"}}).settings.*member) << name;
     EXPECT_TRUE(read({{name, "yes"}}).settings.*member) << name;
     EXPECT_FALSE(read({{name, "off"}}).settings.*member) << name;
     // Only this variable changes.
-    auto others = read({{name, "1"}}).settings;
-    others.*member = false;
-    const auto defaults = read({}).settings;
-    for (const auto& [other, other_member] : flags) {
-      EXPECT_EQ(others.*other_member, defaults.*other_member) << name << " vs " << other;
-    }
+    const auto on = read({{name, "1"}}).settings;
+    EXPECT_TRUE(on.domains.empty()) << name;
+    only_changes(on, name);
   }
+}
+
+TEST(ToolSettings, DomainsAreTheSchemasTracingDomains) {
+  // Every row marked as a tracing domain is read into the set, and nothing else is.
+  std::map<std::string, std::string> all;
+  size_t rows = 0;
+  for (const auto& spec : schema()) {
+    if (!spec.domain) continue;
+    ++rows;
+    all[std::string(spec.env)] = "1";
+  }
+  const auto s = read(all).settings;
+  EXPECT_EQ(s.domains.size(), rows);
+  for (const auto& spec : schema()) {
+    EXPECT_EQ(s.traces(spec.key), spec.domain) << spec.key;
+  }
+}
+
+TEST(ToolSettings, EmptyPathsAndNamesMeanTheDefaults) {
+  const auto s = read({{"ROCPROF_OUTPUT_PATH", ""}, {"ROCPROF_OUTPUT_FILE_NAME", ""}}).settings;
+  EXPECT_EQ(s.output_path, "%cwd%");
+  EXPECT_EQ(s.output_file, "%hostname%/%pid%");
+  // A default-made settings object (the tool's tests) has them too, and the default format.
+  const tool_settings made;
+  EXPECT_EQ(made.output_path, s.output_path);
+  EXPECT_EQ(made.output_file, s.output_file);
+  EXPECT_EQ(made.output_formats, std::vector<std::string>{"ROCPD"});
 }
 
 TEST(ToolSettings, NegatedVariables) {
@@ -190,7 +238,7 @@ TEST(ToolSettings, BadIntegerWarnsAndKeepsDefault) {
 
 TEST(ToolSettings, DefaultLookupIsGetenv) {
   ::setenv("ROCPROF_KERNEL_TRACE", "1", 1);
-  EXPECT_TRUE(read_tool_settings().settings.kernel_trace);
+  EXPECT_TRUE(read_tool_settings().settings.traces("kernel_trace"));
   ::unsetenv("ROCPROF_KERNEL_TRACE");
-  EXPECT_FALSE(read_tool_settings().settings.kernel_trace);
+  EXPECT_FALSE(read_tool_settings().settings.traces("kernel_trace"));
 }

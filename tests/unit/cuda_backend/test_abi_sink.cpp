@@ -251,6 +251,7 @@ TEST_F(abi_sink_test, agents_code_objects_and_symbols) {
   g.max_threads_per_sm = 2048;
   g.compute_major = 9;
   g.clock_khz = 1980000;
+  g.shared_mem_per_block = 49152;
   g.pci_bus = 0;
   g.pci_device = 6;
   g.uuid_bytes[0] = 0x9d;
@@ -263,6 +264,8 @@ TEST_F(abi_sink_test, agents_code_objects_and_symbols) {
   EXPECT_EQ(a.max_waves_per_cu, 64U);
   EXPECT_EQ(a.gfx_target_version, 90U);
   EXPECT_EQ(a.max_engine_clk_fcompute, 1980U);
+  EXPECT_EQ(a.max_engine_clk_fcompute_khz, 1980000U);  // the listing prints kHz
+  EXPECT_EQ(a.workgroup_max_lds_size, 49152U);         // shared memory per block
   EXPECT_EQ(a.location_id, 6U << 3);
   EXPECT_EQ(a.uuid.bytes[0], 0x9d);
   EXPECT_EQ(a.runtime_visibility.cuda, 1U);

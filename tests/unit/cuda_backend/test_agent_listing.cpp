@@ -1,14 +1,15 @@
-// The --list-avail document the plugin hands the CLI (agent_listing.hpp), read back as JSON.
+// The GPU agents the plugin registers for `--list-avail` (agent_listing.hpp): every device the
+// driver reports, with its properties, or the reason there is none. (The CLI's text is checked
+// in tests/unit/cli, the agent fields in test_abi_sink.)
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include "agent_listing.hpp"
+#include "recording_sink.hpp"
 
 namespace rocprof::cuda {
 namespace {
 
-TEST(agent_listing, lists_each_device_with_its_properties) {
+TEST(agent_listing, registers_each_device_with_its_properties) {
   device_query q;
   gpu_agent a;
   a.device_ordinal = 1;
@@ -25,25 +26,30 @@ TEST(agent_listing, lists_each_device_with_its_properties) {
   a.compute_minor = 0;
   a.total_memory = 85029158912ULL;
   q.devices.push_back(a);
-  const auto doc = nlohmann::json::parse(agents_json(q));
-  ASSERT_EQ(doc.at("agents").size(), 1U);
-  EXPECT_FALSE(doc.contains("error"));
-  const auto& g = doc.at("agents")[0];
-  EXPECT_EQ(g.at("ordinal"), 1);
-  EXPECT_EQ(g.at("name"), "NVIDIA H100 80GB HBM3");
-  EXPECT_EQ(g.at("uuid"), "GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf");
-  EXPECT_EQ(g.at("pci"), "0000:1b:02.0");
-  EXPECT_EQ(g.at("compute_capability"), "9.0");
-  EXPECT_EQ(g.at("sm_count"), 132);
-  EXPECT_EQ(g.at("total_memory"), 85029158912ULL);
+  test::recording_sink sink;
+  std::string why;
+  EXPECT_EQ(register_listed_agents(q, sink, why), 1U);
+  EXPECT_TRUE(why.empty()) << why;
+  ASSERT_EQ(sink.agents.size(), 1U);
+  const gpu_agent& g = sink.agents[0];
+  EXPECT_EQ(g.device_ordinal, 1);
+  EXPECT_EQ(g.name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(g.uuid, "GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf");
+  EXPECT_EQ(g.pci_bus, 0x1bU);
+  EXPECT_EQ(g.pci_device, 2U);
+  EXPECT_EQ(g.compute_major, 9U);
+  EXPECT_EQ(g.sm_count, 132U);
+  EXPECT_EQ(g.total_memory, 85029158912ULL);
 }
 
-TEST(agent_listing, a_failed_query_says_why_and_lists_nothing) {
+TEST(agent_listing, a_failed_query_says_why_and_registers_nothing) {
   device_query q;
   q.error = "no CUDA driver (libcuda.so.1 not found)";
-  const auto doc = nlohmann::json::parse(agents_json(q));
-  EXPECT_TRUE(doc.at("agents").empty());
-  EXPECT_EQ(doc.at("error"), q.error);
+  test::recording_sink sink;
+  std::string why;
+  EXPECT_EQ(register_listed_agents(q, sink, why), 0U);
+  EXPECT_TRUE(sink.agents.empty());
+  EXPECT_EQ(why, q.error);
 }
 
 }  // namespace

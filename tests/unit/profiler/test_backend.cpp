@@ -1,6 +1,7 @@
-// A real backend plugin for the loader tests: registers one GPU agent, remembers the kinds the
-// core enables, and on request makes one traced API call that launches a "kernel" (a
-// KERNEL_DISPATCH record carrying the call's correlation id), as a GPU backend would.
+// A real backend plugin for the loader tests: its manifest lists the kinds it records, it
+// registers one GPU agent, remembers the kinds the core enables, and on request makes one
+// traced API call that launches a "kernel" (a KERNEL_DISPATCH record carrying the call's
+// correlation id), as a GPU backend would.
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
 #include <cstring>
@@ -33,9 +34,37 @@ int32_t operation_count(void*, int, uint32_t kind) {
   return kind == ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API ? 212 : 0;
 }
 
+// Its one agent was registered with the backend.
+uint64_t discover_agents(void*, const char** why) {
+  if (g_agent.handle != 0) return 1;
+  *why = "no test agent";
+  return 0;
+}
+
+constexpr rocprofiler_buffer_tracing_kind_t k_buffer_kinds[] = {
+    ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API};
+constexpr rocprofiler_callback_tracing_kind_t k_callback_kinds[] = {
+    ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API};
+
 }  // namespace
 
 extern "C" {
+
+__attribute__((
+    visibility("default"))) extern const rocprof_backend_manifest_t rocprof_backend_manifest;
+const rocprof_backend_manifest_t rocprof_backend_manifest = {sizeof(rocprof_backend_manifest_t),
+                                                             ROCPROF_BACKEND_ABI_VERSION,
+                                                             0,
+                                                             "testbackend",
+                                                             k_buffer_kinds,
+                                                             2,
+                                                             k_callback_kinds,
+                                                             1};
+
+// Non-zero once the core registered this backend.
+__attribute__((visibility("default"))) int test_backend_registered(void) {
+  return g_core != nullptr ? 1 : 0;
+}
 
 __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
     const rocprof_core_services_t* core, rocprof_backend_t* out) {
@@ -50,6 +79,7 @@ __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_regi
   out->shutdown = shutdown;
   out->operation_name = operation_name;
   out->operation_count = operation_count;
+  out->discover_agents = discover_agents;
   rocprofiler_agent_v0_t gpu{};
   gpu.size = sizeof(gpu);
   gpu.cu_count = 132;

@@ -165,9 +165,8 @@ int initialize(rocprofiler_client_finalize_t, void* data) {
   CHECK_OK(rocprofiler_create_callback_thread(&t->dedicated_thread));
   CHECK_OK(rocprofiler_assign_callback_thread(t->thread_buf, t->dedicated_thread));
 
-  // A GPU-style context: kernel records and CUDA API callbacks, served by the test backend.
-  // (Configuring KERNEL_DISPATCH also asks for the "cuda" backend, absent from the test
-  // backend directory: the core warns once and carries on.)
+  // A GPU-style context: kernel records and CUDA API callbacks, served by the test backend
+  // (its manifest lists both kinds, so configuring them loads it).
   if (make_buffer(&t->backend_ctx, &t->backend_buf, 4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
                   &t->backend) != 0)
     return 1;

@@ -52,10 +52,12 @@ TEST(OutputStage, OutputOptionsExpandPlaceholdersPerProcess) {
 
 TEST(OutputStage, SettingsJsonIsValidJson) {
   tool_settings settings;
-  settings.marker_api_trace = true;
+  settings.domains.insert("marker_trace");
   settings.output_formats = {"CSV"};
   const auto json = nlohmann::json::parse(rocprof::tool::settings_to_json(settings));
   EXPECT_TRUE(json.at("marker_api_trace").get<bool>());
+  EXPECT_FALSE(json.at("kernel_trace").get<bool>());
+  EXPECT_FALSE(json.at("kokkos_trace").get<bool>());
   EXPECT_EQ(json.at("output_format").at(0).get<std::string>(), "CSV");
 }
 

@@ -7,6 +7,7 @@
 // here once and nowhere else.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -59,6 +60,18 @@ struct option_spec {
   bool amd_only = false;      // needs the AMD (ROCm) backend, which this build does not have
   bool zero_or_more = false;  // lists: nargs '*' instead of '+'
   option_scope scope = option_scope::cli_and_file;
+
+  // The domain table: what turning the option on does. Read by the CLI (aggregate expansion,
+  // backend injection, "does this pass collect anything"), the tool (its services, settings and
+  // settings JSON) and a test that holds the backends' manifests to it (domains.hpp).
+  std::string_view kinds;          // buffer-tracing kinds it traces (core names), space separated
+  std::string_view shared_buffer;  // rows naming the same buffer share one; empty: one per kind
+  std::string_view backend;        // the backend plugin serving it ("cuda"); empty: the core, or
+                                   // no backend in this build (amd_only)
+  std::string_view expands;        // aggregate: the keys it sets to true where they are unset
+  int expansion_step = 0;          // rocprofv3's order of those expansions (facts §1.4)
+  bool domain = false;    // a tracing domain: in tool_settings::domains when its variable is on
+  bool collects = false;  // collects without tracing kinds itself (counters, thread trace, ...)
 
   // Chainable setters: the table in schema.cpp reads as one line of intent per row.
   constexpr option_spec& s(std::string_view v) {
@@ -122,6 +135,31 @@ struct option_spec {
     scope = v;
     return *this;
   }
+  constexpr option_spec& traces(std::string_view v) {
+    kinds = v;
+    return *this;
+  }
+  constexpr option_spec& shares(std::string_view buffer) {
+    shared_buffer = buffer;
+    return *this;
+  }
+  constexpr option_spec& by(std::string_view v) {
+    backend = v;
+    return *this;
+  }
+  constexpr option_spec& expands_to(int step, std::string_view keys) {
+    expansion_step = step;
+    expands = keys;
+    return *this;
+  }
+  constexpr option_spec& tracing_domain() {
+    domain = true;
+    return *this;
+  }
+  constexpr option_spec& collecting() {
+    collects = true;
+    return *this;
+  }
 };
 
 // Every row, in --help order.
@@ -134,7 +172,11 @@ const option_spec* find_option(std::string_view key);
 // our own code, never a user error).
 const option_spec& option(std::string_view key);
 
-// Splits a space-separated schema field (choices, aliases) into its words.
+// Splits a space-separated schema field (choices, aliases, kinds, expands) into its words.
 std::vector<std::string_view> words(std::string_view field);
+
+// The row's choice that `word` names, compared without regard to case (the CLI and the tool
+// accept "CSV" for csv); std::nullopt when it names none.
+std::optional<std::string_view> find_choice(const option_spec& spec, std::string_view word);
 
 }  // namespace rocprof::config

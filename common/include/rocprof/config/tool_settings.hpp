@@ -8,8 +8,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "rocprof/config/schema.hpp"
 
 namespace rocprof::config {
 
@@ -19,25 +23,15 @@ struct collection_period {
   uint64_t repeat = 0;
 };
 
+// The output formats when ROCPROF_OUTPUT_FORMAT names none: the schema's default, spelled as
+// the tool spells formats (upper case, as rocprofv3's tool).
+std::vector<std::string> default_output_formats();
+
 struct tool_settings {
-  // Tracing domains (ROCPROF_*_TRACE).
-  bool kernel_trace = false;
-  bool memory_copy_trace = false;
-  bool memory_allocation_trace = false;
-  bool scratch_memory_trace = false;
-  bool marker_api_trace = false;
-  bool hip_runtime_api_trace = false;
-  bool hip_compiler_api_trace = false;
-  bool hsa_core_api_trace = false;
-  bool hsa_amd_ext_api_trace = false;
-  bool hsa_image_ext_api_trace = false;
-  bool hsa_finalizer_ext_api_trace = false;
-  bool rccl_api_trace = false;
-  bool rocdecode_api_trace = false;
-  bool rocjpeg_api_trace = false;
-  bool cuda_runtime_api_trace = false;  // ROCPROF_CUDA_RUNTIME_API_TRACE
-  bool cuda_driver_api_trace = false;   // ROCPROF_CUDA_DRIVER_API_TRACE
-  bool kokkos_trace = false;            // ROCPROF_KOKKOS_TRACE
+  // Tracing domains that are on: the keys of the schema's tracing-domain rows (kernel_trace,
+  // marker_trace, cuda_runtime_trace, ...), filled by one loop over the schema.
+  std::set<std::string, std::less<>> domains;
+  bool traces(std::string_view key) const { return domains.find(key) != domains.end(); }
 
   // Counters.
   bool counter_collection = false;
@@ -47,10 +41,13 @@ struct tool_settings {
   std::string extra_counters_contents;
 
   // Output.
-  std::string output_path;  // unexpanded (placeholders); ROCPROF_OUTPUT_PATH
-  std::string output_file;  // unexpanded; ROCPROF_OUTPUT_FILE_NAME
+  // Unexpanded (placeholders); ROCPROF_OUTPUT_PATH and ROCPROF_OUTPUT_FILE_NAME. Unset or empty:
+  // the schema's defaults.
+  std::string output_path{option("output_directory").default_value};
+  std::string output_file{option("output_file").default_value};
   std::string tmp_directory;
-  std::vector<std::string> output_formats;  // upper-case tokens: ROCPD CSV JSON PFTRACE OTF2
+  // Upper-case tokens (ROCPD CSV JSON PFTRACE OTF2), each once, in the order given.
+  std::vector<std::string> output_formats = default_output_formats();
   bool output_config = false;
   uint64_t minimum_output_bytes = 0;
 

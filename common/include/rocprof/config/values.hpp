@@ -30,6 +30,7 @@ std::vector<std::string> split_on(std::string_view text, std::string_view separa
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string to_lower(std::string_view text);
 std::string to_upper(std::string_view text);
+bool equal_ignoring_case(std::string_view a, std::string_view b);
 
 // The counter names of a "pmc: A B,C" line as the tool reads it: text after '#' dropped, text
 // after the first "pmc:" taken, punctuation treated as separators, duplicates dropped (first

@@ -1,14 +1,22 @@
 // Plugin ABI between the profiler core and its backends (internal but stable; plain C).
 //
-// The core dlopens <dir of librocprofiler-sdk.so>/rocprofiler-sdk/librocprofiler-sdk-<name>.so
-// and calls its exported
-//     rocprofiler_status_t rocprof_backend_register(const rocprof_core_services_t* core,
+// A backend is the file ROCPROF_BACKEND_FILE_PREFIX <name> ROCPROF_BACKEND_FILE_SUFFIX
+// (librocprofiler-sdk-<name>.so) in the backend directory: $ROCPROF_BACKEND_DIR, else
+// ROCPROF_BACKEND_SUBDIR next to librocprofiler-sdk.so. It exports
+//   * the data symbol `rocprof_backend_manifest` (rocprof_backend_manifest_t): its name and
+//     the buffer and callback kinds it records. The core finds backends by this symbol (read
+//     from the file's dynamic symbol table, so other libraries of the directory are never
+//     loaded) and builds its kind -> backend map from the manifests: it names no vendor;
+//   * rocprofiler_status_t rocprof_backend_register(const rocprof_core_services_t* core,
 //                                                   rocprof_backend_t* out);
-// The backend keeps `core` (valid until shutdown returns), fills `out`, and may register its
-// agents right away. The core loads the "cuda" backend when a context configures a CUDA kind,
-// KERNEL_DISPATCH, MEMORY_COPY, MEMORY_SET, MEMORY_ALLOCATION, or counters, or when something
-// calls rocprof_backend_request("cuda") (e.g. CUDA's InitializeInjection). A missing backend
-// or one whose register fails is reported once on stderr; everything else keeps working.
+//     The backend keeps `core` (valid until shutdown returns), fills `out`, and may register
+//     its agents right away.
+// The core reads the manifests the first time a context configures a kind that the core does
+// not record itself (markers, code objects), and registers the backend whose manifest lists
+// that kind; rocprof_backend_request(name) registers one by name (e.g. from CUDA's
+// InitializeInjection), rocprof_backend_discover_agents every backend of a directory (agent
+// listings). A backend that cannot be loaded or whose register fails is reported once on
+// stderr; everything else keeps working.
 //
 // Every service below may be called from any thread. The ones marked HOT take no lock, do not
 // allocate and make no system call beyond clock_gettime.
@@ -21,7 +29,16 @@
 
 ROCPROFILER_EXTERN_C_INIT
 
-#define ROCPROF_BACKEND_ABI_VERSION 1
+#define ROCPROF_BACKEND_ABI_VERSION 2
+
+/// Where backends are: the variable naming their directory, the directory's name next to
+/// librocprofiler-sdk.so otherwise, and the file name around a backend's <name>.
+#define ROCPROF_BACKEND_DIR_ENV "ROCPROF_BACKEND_DIR"
+#define ROCPROF_BACKEND_SUBDIR "rocprofiler-sdk"
+#define ROCPROF_BACKEND_FILE_PREFIX "librocprofiler-sdk-"
+#define ROCPROF_BACKEND_FILE_SUFFIX ".so"
+/// The manifest's symbol name.
+#define ROCPROF_BACKEND_MANIFEST_SYMBOL "rocprof_backend_manifest"
 /// The most contexts one API call can report to through callback tracing.
 #define ROCPROF_BACKEND_MAX_CALLBACK_CONTEXTS 8
 /// Kind bit sets: bit k of word k / 64 is kind k.
@@ -42,6 +59,20 @@ typedef struct rocprof_api_scope_t {
   rocprofiler_context_id_t contexts[ROCPROF_BACKEND_MAX_CALLBACK_CONTEXTS];
   rocprofiler_user_data_t user_data[ROCPROF_BACKEND_MAX_CALLBACK_CONTEXTS];
 } rocprof_api_scope_t;
+
+/// What a backend records, exported as `const rocprof_backend_manifest_t
+/// rocprof_backend_manifest` (static storage). A kind listed by several backends belongs to the
+/// first one the core reads (file name order).
+typedef struct rocprof_backend_manifest_t {
+  uint64_t size;
+  uint32_t abi_version;  ///< ROCPROF_BACKEND_ABI_VERSION
+  uint32_t counters;     ///< non-zero: the backend serves counter collection
+  const char* name;      ///< the <name> of its file, e.g. "cuda"
+  const rocprofiler_buffer_tracing_kind_t* buffer_kinds;
+  uint64_t buffer_kinds_count;
+  const rocprofiler_callback_tracing_kind_t* callback_kinds;
+  uint64_t callback_kinds_count;
+} rocprof_backend_manifest_t;
 
 /// Which kinds some active context asked for (passed to start).
 typedef struct rocprof_enabled_kinds_t {
@@ -137,6 +168,12 @@ typedef struct rocprof_backend_t {
                                 rocprofiler_tracing_operation_t operation);
   /// Number of operation ids (0 .. count-1) of such a kind.
   int32_t (*operation_count)(void* backend_data, int is_buffer_kind, uint32_t kind);
+
+  /// For agent listings (rocprof_backend_discover_agents): registers, through register_agent,
+  /// every agent the backend sees now, even though no context asked for its kinds; it may
+  /// initialise the vendor's driver in the calling process. Returns how many it registered;
+  /// with none, sets *why (static storage of the backend) to the reason. NULL: cannot list.
+  uint64_t (*discover_agents)(void* backend_data, const char** why);
 } rocprof_backend_t;
 
 typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core_services_t* core,
@@ -144,5 +181,28 @@ typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core
 
 /// Exported by the core: loads backend `name` now if not loaded yet (once; failures warn once).
 ROCPROFILER_API rocprofiler_status_t rocprof_backend_request(const char* name);
+
+/// One backend file found by rocprof_backend_discover_agents, or (name NULL) none at all.
+typedef struct rocprof_backend_discovery_t {
+  uint64_t size;
+  const char* directory;  ///< the directory searched
+  const char* name;       ///< the backend's <name>; NULL when the directory holds no backend
+  const char* path;       ///< its file; NULL with name
+  int loaded;             ///< non-zero: loaded and registered
+  uint64_t agents;        ///< agents it registered now
+  const char* why;        ///< with no agent: why (could not load, the driver's error, ...)
+} rocprof_backend_discovery_t;
+
+typedef void (*rocprof_backend_discovery_cb_t)(const rocprof_backend_discovery_t* found,
+                                               void* user_data);
+
+/// Exported by the core, for agent listings (rocprofv3 --list-avail): loads every backend of
+/// `directory` (NULL or "": where the core looks for backends, see above) and asks each to
+/// register the agents it sees, which rocprofiler_query_available_agents then lists. Calls
+/// `callback` once per backend file, in name order, or once with name NULL when there is
+/// none; the pointers are valid during the call. Initialises no tool and writes nothing to
+/// stderr.
+ROCPROFILER_API rocprofiler_status_t rocprof_backend_discover_agents(
+    const char* directory, rocprof_backend_discovery_cb_t callback, void* user_data);
 
 ROCPROFILER_EXTERN_C_FINI

@@ -1,0 +1,85 @@
+#include "core_agents.hpp"
+
+#include <dlfcn.h>
+#include <rocprofiler-sdk/backend/backend_abi.h>
+
+#include "rocprof/config/domains.hpp"
+#include "tool_paths.hpp"
+
+namespace rocprof::cli {
+namespace {
+
+using discover_fn = decltype(&rocprof_backend_discover_agents);
+using query_fn = decltype(&rocprofiler_query_available_agents);
+
+std::string label_of(const std::string& name) {
+  const config::backend_spec* backend = config::find_backend(name);
+  return backend != nullptr ? std::string(backend->label) : name;
+}
+
+// Why the backends the discovery reported have no agent, in the words --list-avail always used.
+void collect_reasons(const rocprof_backend_discovery_t& found, std::vector<std::string>& why) {
+  if (found.name == nullptr) {
+    // No backend at all: say which file each backend this build knows would have been.
+    for (const auto& backend : config::backends()) {
+      why.push_back("the " + std::string(backend.label) + " backend is not part of this build (" +
+                    found.directory + "/" ROCPROF_BACKEND_FILE_PREFIX + std::string(backend.name) +
+                    ROCPROF_BACKEND_FILE_SUFFIX " not found)");
+    }
+    return;
+  }
+  if (found.agents > 0) return;
+  const std::string reason = found.why != nullptr ? found.why : "no device";
+  const std::string label = label_of(found.name);
+  why.push_back(found.loaded != 0 ? label + " backend: " + reason
+                                  : "cannot load the " + label + " backend: " + reason);
+}
+
+}  // namespace
+
+gpu_agent_list query_gpu_agents(const std::string& core_library,
+                                const std::string& backend_directory) {
+  gpu_agent_list list;
+  if (!is_file(core_library)) {
+    list.why_none.push_back("the profiler core is not part of this build (" + core_library +
+                            " not found)");
+    return list;
+  }
+  // Kept open: the agents' strings live in the core, and backends may have started driver
+  // threads; the process ends soon anyway.
+  void* core = dlopen(core_library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (core == nullptr) {
+    const char* error = dlerror();
+    list.why_none.push_back("cannot load the profiler core: " +
+                            std::string(error != nullptr ? error : core_library));
+    return list;
+  }
+  auto discover = reinterpret_cast<discover_fn>(dlsym(core, "rocprof_backend_discover_agents"));
+  auto query = reinterpret_cast<query_fn>(dlsym(core, "rocprofiler_query_available_agents"));
+  if (discover == nullptr || query == nullptr) {
+    list.why_none.push_back("the profiler core at " + core_library + " cannot list agents");
+    return list;
+  }
+  std::vector<std::string> why;
+  discover(
+      backend_directory.c_str(),
+      [](const rocprof_backend_discovery_t* found, void* data) {
+        collect_reasons(*found, *static_cast<std::vector<std::string>*>(data));
+      },
+      &why);
+  query(
+      ROCPROFILER_AGENT_INFO_VERSION_0,
+      [](rocprofiler_agent_version_t, const void** agents, size_t count, void* data) {
+        auto& gpus = *static_cast<std::vector<rocprofiler_agent_v0_t>*>(data);
+        for (size_t i = 0; i < count; ++i) {
+          const auto* agent = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
+          if (agent->type == ROCPROFILER_AGENT_TYPE_GPU) gpus.push_back(*agent);
+        }
+        return ROCPROFILER_STATUS_SUCCESS;
+      },
+      sizeof(rocprofiler_agent_v0_t), &list.gpus);
+  if (list.gpus.empty()) list.why_none = std::move(why);
+  return list;
+}
+
+}  // namespace rocprof::cli
