@@ -48,7 +48,12 @@ ojson build_spec() {
 class config_writer final : public writer {
  public:
   explicit config_writer(const output_options& options) : options_{options} {}
-  using writer::write;
+
+  // The configuration has no records: every kind, present and future, is ignored.
+#define ROCPROF_CONFIG_IGNORES(TYPE, NAME) \
+  void write(record_span<TYPE> r) override { ignore_records(r); }
+  ROCPROF_TRACE_RECORD_KINDS(ROCPROF_CONFIG_IGNORES)
+#undef ROCPROF_CONFIG_IGNORES
 
   void begin(const trace_definitions& defs) override { defs_ = &defs; }
 

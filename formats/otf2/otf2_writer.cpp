@@ -141,7 +141,7 @@ class otf2_writer final : public writer {
         store_(otf2_options.memory_budget,
                std::filesystem::path(options.path_for("results", "otf2")).parent_path().string()) {}
 
-  using writer::write;  // counter-less kinds (scratch, pc samples) are not written, as §7 says
+  using writer::write;
   void begin(const trace_definitions& defs) override;
   void write(record_span<api_record> records) override;
   void write(record_span<kernel_dispatch_record> records) override;
@@ -150,6 +150,9 @@ class otf2_writer final : public writer {
   void write(record_span<memory_allocation_record> records) override;
   void write(record_span<counter_value_record> records) override;
   void write(record_span<device_counter_sample_record> records) override;
+  // Counter-less kinds (scratch memory, PC samples) are not written, as §7 says.
+  void write(record_span<scratch_memory_record> r) override { ignore_records(r); }
+  void write(record_span<pc_sample_record> r) override { ignore_records(r); }
   std::string finish() override;
 
  private:

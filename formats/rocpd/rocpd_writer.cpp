@@ -53,6 +53,9 @@ class rocpd_writer final : public writer {
   void write(record_span<counter_value_record> records) override {
     pending_counters_.insert(pending_counters_.end(), records.begin(), records.end());
   }
+  // Not stored, as in rocprofv3 7.0 (formats/rocpd/README.md).
+  void write(record_span<device_counter_sample_record> r) override { ignore_records(r); }
+  void write(record_span<pc_sample_record> r) override { ignore_records(r); }
   std::string finish() override;
 
  private:

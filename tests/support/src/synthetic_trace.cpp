@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 namespace rocprof::test_support {
 namespace {
@@ -474,48 +477,80 @@ void generate_pc_samples(const synthetic_options& o, const trace_definitions& /*
   }
 }
 
-synthetic_trace make_synthetic_trace(const synthetic_options& o) {
-  synthetic_trace t;
-  t.defs = make_synthetic_definitions(o);
-  const size_t n = o.records_per_kind;
-  generate_api(o, t.defs, 0, n, t.api);
-  generate_kernels(o, 0, n, t.kernels);
-  generate_memory_copies(o, 0, n, t.memory_copies);
-  generate_memory_sets(o, 0, n, t.memory_sets);
-  generate_memory_allocations(o, t.defs, 0, n, t.memory_allocations);
-  generate_scratch_memory(o, 0, n, t.scratch_memory);
-  generate_counter_values(o, 0, n, t.counter_values);
-  generate_device_counter_samples(o, 0, n, t.device_counter_samples);
-  generate_pc_samples(o, t.defs, 0, n, t.pc_samples);
-  return t;
+namespace {
+
+// Each kind's generator under one name, so that make_synthetic_trace loops over the tables and a
+// kind without a generator does not compile.
+void generate(const synthetic_options& o, const trace_definitions& d, size_t n,
+              std::vector<api_record>& out) {
+  generate_api(o, d, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions&, size_t n,
+              std::vector<kernel_dispatch_record>& out) {
+  generate_kernels(o, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions&, size_t n,
+              std::vector<memory_copy_record>& out) {
+  generate_memory_copies(o, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions&, size_t n,
+              std::vector<memory_set_record>& out) {
+  generate_memory_sets(o, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions& d, size_t n,
+              std::vector<memory_allocation_record>& out) {
+  generate_memory_allocations(o, d, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions&, size_t n,
+              std::vector<scratch_memory_record>& out) {
+  generate_scratch_memory(o, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions&, size_t n,
+              std::vector<counter_value_record>& out) {
+  generate_counter_values(o, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions&, size_t n,
+              std::vector<device_counter_sample_record>& out) {
+  generate_device_counter_samples(o, 0, n, out);
+}
+void generate(const synthetic_options& o, const trace_definitions& d, size_t n,
+              std::vector<pc_sample_record>& out) {
+  generate_pc_samples(o, d, 0, n, out);
 }
 
-namespace {
+template <typename... Vectors>
+type_list<typename std::decay_t<Vectors>::value_type...> table_types(std::tuple<Vectors...>);
+
+#ifndef ROCPROF_TRACE_EXTRA_RECORD_KINDS_HEADER  // a test build's extra kinds are not synthesized
+static_assert(std::is_same_v<decltype(table_types(record_tables(std::declval<synthetic_trace&>()))),
+                             record_types>,
+              "record_tables() must name every record kind of the model's list, in kind order");
+#endif
+
 template <typename T>
 void write_batch(writer& w, const std::vector<T>& v, size_t first, size_t batch) {
   if (first >= v.size()) return;
   w.write(record_span<T>{v.data() + first, std::min(batch, v.size() - first)});
 }
+
 }  // namespace
+
+synthetic_trace make_synthetic_trace(const synthetic_options& o) {
+  synthetic_trace t;
+  t.defs = make_synthetic_definitions(o);
+  std::apply([&](auto&... tables) { (generate(o, t.defs, o.records_per_kind, tables), ...); },
+             record_tables(t));
+  return t;
+}
 
 std::string write_synthetic_trace(writer& w, const synthetic_trace& t, size_t batch_size) {
   if (batch_size == 0) batch_size = 1;
   w.begin(t.defs);
-  size_t longest =
-      std::max({t.api.size(), t.kernels.size(), t.memory_copies.size(), t.memory_sets.size(),
-                t.memory_allocations.size(), t.scratch_memory.size(), t.counter_values.size(),
-                t.device_counter_samples.size(), t.pc_samples.size()});
-  for (size_t first = 0; first < longest; first += batch_size) {
-    write_batch(w, t.api, first, batch_size);
-    write_batch(w, t.kernels, first, batch_size);
-    write_batch(w, t.memory_copies, first, batch_size);
-    write_batch(w, t.memory_sets, first, batch_size);
-    write_batch(w, t.memory_allocations, first, batch_size);
-    write_batch(w, t.scratch_memory, first, batch_size);
-    write_batch(w, t.counter_values, first, batch_size);
-    write_batch(w, t.device_counter_samples, first, batch_size);
-    write_batch(w, t.pc_samples, first, batch_size);
-  }
+  const auto tables = record_tables(t);
+  const size_t longest =
+      std::apply([](const auto&... v) { return std::max({v.size()...}); }, tables);
+  for (size_t first = 0; first < longest; first += batch_size)
+    std::apply([&](const auto&... v) { (write_batch(w, v, first, batch_size), ...); }, tables);
   return w.finish();
 }
 
