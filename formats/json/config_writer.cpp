@@ -49,12 +49,6 @@ class config_writer final : public writer {
  public:
   explicit config_writer(const output_options& options) : options_{options} {}
 
-  // The configuration has no records: every kind, present and future, is ignored.
-#define ROCPROF_CONFIG_IGNORES(TYPE, NAME) \
-  void write(record_span<TYPE> r) override { ignore_records(r); }
-  ROCPROF_TRACE_RECORD_KINDS(ROCPROF_CONFIG_IGNORES)
-#undef ROCPROF_CONFIG_IGNORES
-
   void begin(const trace_definitions& defs) override { defs_ = &defs; }
 
   std::string finish() override {
@@ -74,6 +68,14 @@ class config_writer final : public writer {
     f.write("\n");
     return f.close();
   }
+
+  // The configuration has no records: every kind, present and future, is ignored.
+  // clang-format off
+#define ROCPROF_CONFIG_IGNORES(TYPE, NAME) \
+  void write(record_span<TYPE> r) override { ignore_records(r); }
+  ROCPROF_TRACE_RECORD_KINDS(ROCPROF_CONFIG_IGNORES)
+#undef ROCPROF_CONFIG_IGNORES
+  // clang-format on
 
  private:
   output_options options_;

@@ -26,8 +26,9 @@ void record_batch::drop_before(uint64_t epoch_ns) {
 }
 
 void record_batch::append_to(record_spool& spool) const {
-  std::apply([&spool](const auto&... vectors) { (spool.append(vectors.data(), vectors.size()), ...); },
-             records_);
+  std::apply(
+      [&spool](const auto&... vectors) { (spool.append(vectors.data(), vectors.size()), ...); },
+      records_);
 }
 
 size_t record_batch::total() const {

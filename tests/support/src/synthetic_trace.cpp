@@ -479,45 +479,6 @@ void generate_pc_samples(const synthetic_options& o, const trace_definitions& /*
 
 namespace {
 
-// Each kind's generator under one name, so that make_synthetic_trace loops over the tables and a
-// kind without a generator does not compile.
-void generate(const synthetic_options& o, const trace_definitions& d, size_t n,
-              std::vector<api_record>& out) {
-  generate_api(o, d, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions&, size_t n,
-              std::vector<kernel_dispatch_record>& out) {
-  generate_kernels(o, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions&, size_t n,
-              std::vector<memory_copy_record>& out) {
-  generate_memory_copies(o, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions&, size_t n,
-              std::vector<memory_set_record>& out) {
-  generate_memory_sets(o, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions& d, size_t n,
-              std::vector<memory_allocation_record>& out) {
-  generate_memory_allocations(o, d, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions&, size_t n,
-              std::vector<scratch_memory_record>& out) {
-  generate_scratch_memory(o, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions&, size_t n,
-              std::vector<counter_value_record>& out) {
-  generate_counter_values(o, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions&, size_t n,
-              std::vector<device_counter_sample_record>& out) {
-  generate_device_counter_samples(o, 0, n, out);
-}
-void generate(const synthetic_options& o, const trace_definitions& d, size_t n,
-              std::vector<pc_sample_record>& out) {
-  generate_pc_samples(o, d, 0, n, out);
-}
-
 template <typename... Vectors>
 type_list<typename std::decay_t<Vectors>::value_type...> table_types(std::tuple<Vectors...>);
 
@@ -538,8 +499,16 @@ void write_batch(writer& w, const std::vector<T>& v, size_t first, size_t batch)
 synthetic_trace make_synthetic_trace(const synthetic_options& o) {
   synthetic_trace t;
   t.defs = make_synthetic_definitions(o);
-  std::apply([&](auto&... tables) { (generate(o, t.defs, o.records_per_kind, tables), ...); },
-             record_tables(t));
+  const size_t n = o.records_per_kind;  // each kind's records are its own generator's content
+  generate_api(o, t.defs, 0, n, t.api);
+  generate_kernels(o, 0, n, t.kernels);
+  generate_memory_copies(o, 0, n, t.memory_copies);
+  generate_memory_sets(o, 0, n, t.memory_sets);
+  generate_memory_allocations(o, t.defs, 0, n, t.memory_allocations);
+  generate_scratch_memory(o, 0, n, t.scratch_memory);
+  generate_counter_values(o, 0, n, t.counter_values);
+  generate_device_counter_samples(o, 0, n, t.device_counter_samples);
+  generate_pc_samples(o, t.defs, 0, n, t.pc_samples);
   return t;
 }
 

@@ -84,7 +84,8 @@ void expect_same_files(const std::string& a, const std::string& b, const std::st
     const auto extension = entry.path().extension();
     if (!entry.is_regular_file() || extension == ".otf2" || extension == ".def") continue;
     const auto relative = fs::relative(entry.path(), a);
-    EXPECT_EQ(ts::read_file(entry.path().string()), ts::read_file((fs::path(b) / relative).string()))
+    EXPECT_EQ(ts::read_file(entry.path().string()),
+              ts::read_file((fs::path(b) / relative).string()))
         << name << ": " << relative;
     ++compared;
   }
@@ -102,8 +103,8 @@ TEST(record_kind_extension, every_writer_takes_the_new_kind) {
     // The new kind's records are dropped without a trace by writers that have not decided...
     expect_same_files(with.path(), without.path(), name);
     // ... and the probe names them: only the config writer ignores every kind by construction.
-    const auto expected = name == "config" ? tr::kind_handling::ignores
-                                           : tr::kind_handling::undecided;
+    const auto expected =
+        name == "config" ? tr::kind_handling::ignores : tr::kind_handling::undecided;
     EXPECT_EQ(handling[static_cast<size_t>(fake_kind)], expected) << name;
     for (size_t k = 0; k + 1 < tr::record_kind_count; ++k)
       EXPECT_NE(handling[k], tr::kind_handling::undecided) << name << " / " << k;
@@ -129,7 +130,9 @@ void spool_round_trip(size_t budget_bytes, bool expect_spill) {
   }
   EXPECT_EQ(spool.total_records(), fake_in.size() + api_in.size());
   EXPECT_EQ(!spool.spill_path().empty(), expect_spill);
-  if (expect_spill) EXPECT_GT(spool.spilled_bytes(), 0u);
+  if (expect_spill) {
+    EXPECT_GT(spool.spilled_bytes(), 0u);
+  }
   ts::record_collector out;
   spool.replay(out, 256);
   EXPECT_TRUE(spool.last_error().empty()) << spool.last_error();

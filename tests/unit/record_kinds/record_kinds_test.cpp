@@ -126,8 +126,8 @@ TEST(writer_kind_handling, each_writer_ignores_only_what_it_says) {
   };
   for (const auto& [name, handling] : probe_every_writer()) {
     for (size_t k = 0; k < handling.size(); ++k) {
-      const bool ignores =
-          name == "config" || (ignored.count(name) != 0 && ignored.at(name).count(kind_name(k)) != 0);
+      const bool ignores = name == "config" ||
+                           (ignored.count(name) != 0 && ignored.at(name).count(kind_name(k)) != 0);
       EXPECT_EQ(handling[k], ignores ? tr::kind_handling::ignores : tr::kind_handling::writes)
           << name << " / " << kind_name(k);
     }

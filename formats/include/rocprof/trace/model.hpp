@@ -3,7 +3,8 @@
 //   * definitions: node, process, threads, agents, queues, streams, strings, code objects,
 //     kernel symbols, counters. Small; held in memory whole and handed to writers first.
 //   * records: plain fixed-size structs, streamed to writers in batches (see writer.hpp). A
-//     writer never needs the whole record set in memory.
+//     writer never needs the whole record set in memory. The kinds are listed once, at the end
+//     (ROCPROF_TRACE_RECORD_KINDS); record_kinds.hpp derives the per-kind tables from the list.
 // Strings inside records are interned ids (string_id) into trace_definitions::strings.
 // Every timestamp is nanoseconds on CLOCK_BOOTTIME.
 #pragma once
@@ -364,16 +365,16 @@ struct pc_sample_record {
 // write() overloads, the tool's batches, drop and spool handling, the synthetic test trace.
 // Adding a kind is its plain struct above and one line here; `name` becomes its record_kind
 // enumerator. The order is the enum's and the spill file's.
-#define ROCPROF_TRACE_RECORD_KINDS(X)                  \
-  X(api_record, api)                                   \
-  X(kernel_dispatch_record, kernel_dispatch)           \
-  X(memory_copy_record, memory_copy)                   \
-  X(memory_set_record, memory_set)                     \
-  X(memory_allocation_record, memory_allocation)       \
-  X(scratch_memory_record, scratch_memory)             \
-  X(counter_value_record, counter_value)               \
+#define ROCPROF_TRACE_RECORD_KINDS(X)                    \
+  X(api_record, api)                                     \
+  X(kernel_dispatch_record, kernel_dispatch)             \
+  X(memory_copy_record, memory_copy)                     \
+  X(memory_set_record, memory_set)                       \
+  X(memory_allocation_record, memory_allocation)         \
+  X(scratch_memory_record, scratch_memory)               \
+  X(counter_value_record, counter_value)                 \
   X(device_counter_sample_record, device_counter_sample) \
-  X(pc_sample_record, pc_sample)                       \
+  X(pc_sample_record, pc_sample)                         \
   ROCPROF_TRACE_EXTRA_RECORD_KINDS(X)
 
 }  // namespace rocprof::trace

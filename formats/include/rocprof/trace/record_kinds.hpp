@@ -22,12 +22,14 @@
 
 namespace rocprof::trace {
 
+// clang-format off
 enum class record_kind : uint8_t {
 #define ROCPROF_TRACE_KIND_ENUMERATOR(TYPE, NAME) NAME,
   ROCPROF_TRACE_RECORD_KINDS(ROCPROF_TRACE_KIND_ENUMERATOR)
 #undef ROCPROF_TRACE_KIND_ENUMERATOR
-      count
+  count
 };
+// clang-format on
 
 inline constexpr size_t record_kind_count = static_cast<size_t>(record_kind::count);
 
@@ -37,18 +39,18 @@ template <record_kind K>
 struct record_type_of;  // the struct of a kind
 
 // Records are spilled to disk and read back as bytes: they must be plain.
-#define ROCPROF_TRACE_KIND_TRAITS(TYPE, NAME)                                                   \
-  template <>                                                                                   \
-  struct record_traits<TYPE> {                                                                  \
-    static constexpr record_kind kind = record_kind::NAME;                                      \
-    static constexpr std::string_view name = #NAME;                                             \
-  };                                                                                            \
-  template <>                                                                                   \
-  struct record_type_of<record_kind::NAME> {                                                    \
-    using type = TYPE;                                                                          \
-  };                                                                                            \
-  static_assert(std::is_trivially_copyable_v<TYPE> && std::is_standard_layout_v<TYPE>, #TYPE \
-                " must be a plain struct");
+#define ROCPROF_TRACE_KIND_TRAITS(TYPE, NAME)                                          \
+  template <>                                                                          \
+  struct record_traits<TYPE> {                                                         \
+    static constexpr record_kind kind = record_kind::NAME;                             \
+    static constexpr std::string_view name = #NAME;                                    \
+  };                                                                                   \
+  template <>                                                                          \
+  struct record_type_of<record_kind::NAME> {                                           \
+    using type = TYPE;                                                                 \
+  };                                                                                   \
+  static_assert(std::is_trivially_copyable_v<TYPE> && std::is_standard_layout_v<TYPE>, \
+                #TYPE " must be a plain struct");
 ROCPROF_TRACE_RECORD_KINDS(ROCPROF_TRACE_KIND_TRAITS)
 #undef ROCPROF_TRACE_KIND_TRAITS
 
@@ -119,13 +121,11 @@ namespace detail {
 template <typename T, typename = void>
 struct has_start_ns : std::false_type {};
 template <typename T>
-struct has_start_ns<T, std::void_t<decltype(std::declval<const T&>().start_ns)>>
-    : std::true_type {};
+struct has_start_ns<T, std::void_t<decltype(&T::start_ns)>> : std::true_type {};
 template <typename T, typename = void>
 struct has_timestamp_ns : std::false_type {};
 template <typename T>
-struct has_timestamp_ns<T, std::void_t<decltype(std::declval<const T&>().timestamp_ns)>>
-    : std::true_type {};
+struct has_timestamp_ns<T, std::void_t<decltype(&T::timestamp_ns)>> : std::true_type {};
 }  // namespace detail
 
 template <typename T>

@@ -20,8 +20,8 @@
 // those that have not decided yet) so that the list can grow one line at a time.
 #pragma once
 
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -81,10 +81,12 @@ class writer {
 
   // One overload per record kind, generated from the kind list. The base version is the
   // "undecided" one: it drops the records and notes the kind for probe_kind_handling().
+  // clang-format off
 #define ROCPROF_TRACE_WRITER_WRITE(TYPE, NAME) \
   virtual void write(record_span<TYPE> records) { note(records, kind_handling::undecided); }
   ROCPROF_TRACE_RECORD_KINDS(ROCPROF_TRACE_WRITER_WRITE)
 #undef ROCPROF_TRACE_WRITER_WRITE
+  // clang-format on
 
   // Returns an empty string on success, else a one-line description of what failed.
   virtual std::string finish() = 0;

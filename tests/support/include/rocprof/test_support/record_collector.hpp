@@ -19,10 +19,6 @@ namespace rocprof::test_support {
 class record_collector final : public trace::writer {
  public:
   void begin(const trace::trace_definitions&) override {}
-#define ROCPROF_TEST_COLLECT(TYPE, NAME) \
-  void write(trace::record_span<trace::TYPE> records) override { keep(records); }
-  ROCPROF_TRACE_RECORD_KINDS(ROCPROF_TEST_COLLECT)
-#undef ROCPROF_TEST_COLLECT
   std::string finish() override { return {}; }
 
   template <typename T>
@@ -31,6 +27,12 @@ class record_collector final : public trace::writer {
   }
   // Batches received of a kind (empty ones included).
   size_t batches(trace::record_kind kind) const { return batches_[static_cast<size_t>(kind)]; }
+  // clang-format off
+#define ROCPROF_TEST_COLLECT(TYPE, NAME) \
+  void write(trace::record_span<trace::TYPE> records) override { keep(records); }
+  ROCPROF_TRACE_RECORD_KINDS(ROCPROF_TEST_COLLECT)
+#undef ROCPROF_TEST_COLLECT
+  // clang-format on
 
  private:
   template <typename T>
