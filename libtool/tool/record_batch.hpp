@@ -32,6 +32,7 @@ class record_batch {
   // Appends every kind's records to the spool, kind by kind (empty kinds cost nothing there).
   void append_to(record_spool& spool) const;
 
+  // Records of every kind held.
   size_t total() const;
 
  private:
