@@ -218,6 +218,9 @@ class csv_writer final : public writer {
       counter_sums_[{r.dispatch_id, r.counter_id}] += r.value;
   }
 
+  // rocprofv3 has no CSV file for device counter samples.
+  void write(record_span<device_counter_sample_record> r) override { ignore_records(r); }
+
   void write(record_span<pc_sample_record> records) override {
     if (records.empty()) return;
     auto& f = file(pc_file_, "pc_sampling_host_trap", pc_sampling_host_trap_header);

@@ -49,7 +49,6 @@ ojson build_spec() {
 class config_writer final : public writer {
  public:
   explicit config_writer(const output_options& options) : options_{options} {}
-  using writer::write;
 
   void begin(const trace_definitions& defs) override { defs_ = &defs; }
 
@@ -69,6 +68,14 @@ class config_writer final : public writer {
     f.write("\n");
     return f.close();
   }
+
+  // The configuration has no records: every kind, present and future, is ignored.
+  // clang-format off
+#define ROCPROF_CONFIG_IGNORES(TYPE, NAME) \
+  void write(record_span<TYPE> r) override { ignore_records(r); }
+  ROCPROF_TRACE_RECORD_KINDS(ROCPROF_CONFIG_IGNORES)
+#undef ROCPROF_CONFIG_IGNORES
+  // clang-format on
 
  private:
   output_options options_;

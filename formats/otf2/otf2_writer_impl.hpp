@@ -74,7 +74,10 @@ class otf2_writer final : public writer {
  public:
   otf2_writer(const output_options& options, const otf2_writer_options& otf2_options);
 
-  using writer::write;  // counter-less kinds (scratch, pc samples) are not written, as §7 says
+  using writer::write;
+  // Counter-less kinds (scratch memory, PC samples) are not written, as §7 says.
+  void write(record_span<scratch_memory_record> r) override { ignore_records(r); }
+  void write(record_span<pc_sample_record> r) override { ignore_records(r); }
   void begin(const trace_definitions& defs) override;
   void write(record_span<api_record> records) override;
   void write(record_span<kernel_dispatch_record> records) override;

@@ -130,7 +130,7 @@ class perfetto_writer final : public writer {
   perfetto_writer(const output_options& options, const perfetto_writer_options& popts)
       : options_(options), popts_(popts), out_(popts.chunk_size) {}
 
-  using writer::write;  // pc samples have no Perfetto form and keep the base no-op
+  using writer::write;
   void begin(const trace_definitions& defs) override;
   void write(record_span<api_record> records) override;
   void write(record_span<kernel_dispatch_record> records) override;
@@ -140,6 +140,7 @@ class perfetto_writer final : public writer {
   void write(record_span<scratch_memory_record> records) override;
   void write(record_span<counter_value_record> records) override;
   void write(record_span<device_counter_sample_record> records) override;
+  void write(record_span<pc_sample_record> r) override { ignore_records(r); }  // no Perfetto form
   std::string finish() override;
 
  private:

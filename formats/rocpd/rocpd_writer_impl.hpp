@@ -60,6 +60,11 @@ class rocpd_writer final : public trace::writer {
   void write(trace::record_span<trace::counter_value_record> records) override {
     pending_counters_.insert(pending_counters_.end(), records.begin(), records.end());
   }
+  // Not stored, as in rocprofv3 7.0 (formats/rocpd/README.md).
+  void write(trace::record_span<trace::device_counter_sample_record> r) override {
+    ignore_records(r);
+  }
+  void write(trace::record_span<trace::pc_sample_record> r) override { ignore_records(r); }
   std::string finish() override;
 
  private:

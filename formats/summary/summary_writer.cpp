@@ -32,6 +32,10 @@ class summary_writer final : public writer {
   void write(record_span<memory_set_record> r) override { stats_->add(r); }
   void write(record_span<memory_allocation_record> r) override { stats_->add(r); }
   void write(record_span<scratch_memory_record> r) override { stats_->add(r); }
+  // Counter values and samples have no duration: rocprofv3's summary has no row for them.
+  void write(record_span<counter_value_record> r) override { ignore_records(r); }
+  void write(record_span<device_counter_sample_record> r) override { ignore_records(r); }
+  void write(record_span<pc_sample_record> r) override { ignore_records(r); }
 
   std::string finish() override {
     if (!stats_) return "summary writer finished before begin()";

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -10,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "record_batch.hpp"
 #include "tool_state.hpp"
 
 namespace rocprof::tool {
@@ -179,12 +179,7 @@ class thread_windows {
 
 struct batch {
   thread_windows threads;
-  std::vector<trace::api_record> api;
-  std::vector<trace::kernel_dispatch_record> dispatches;
-  std::vector<trace::memory_copy_record> copies;
-  std::vector<trace::memory_set_record> sets;
-  std::vector<trace::memory_allocation_record> allocations;
-  std::vector<trace::scratch_memory_record> scratch;
+  record_batch records;
 };
 
 void convert_api(tool_state& tool, string_cache& cache, int64_t pid, api_domain domain,
@@ -200,7 +195,7 @@ void convert_api(tool_state& tool, string_cache& cache, int64_t pid, api_domain 
   rec.end_ns = in.end_timestamp;
   if (rec.start_ns >= tool.epoch_ns.load(std::memory_order_relaxed))
     out.threads.observe(rec.tid, rec.start_ns, rec.end_ns);
-  out.api.push_back(rec);
+  out.records.of<trace::api_record>().push_back(rec);
 }
 
 void convert_marker(tool_state& tool, string_cache& cache, int64_t pid,
@@ -231,7 +226,7 @@ void convert_marker(tool_state& tool, string_cache& cache, int64_t pid,
   out.threads.observe(rec.tid, rec.start_ns, rec.end_ns);
   if (in.end_thread_id != 0 && in.end_thread_id != in.thread_id)
     out.threads.observe(static_cast<int64_t>(in.end_thread_id), rec.end_ns, rec.end_ns);
-  out.api.push_back(rec);
+  out.records.of<trace::api_record>().push_back(rec);
 }
 
 void convert_dispatch(tool_state& tool, string_cache& cache,
@@ -255,7 +250,7 @@ void convert_dispatch(tool_state& tool, string_cache& cache,
   rec.graph_id = in.graph_id;
   rec.graph_node_id = in.graph_node_id;
   rec.cluster_size = {in.cluster_size.x, in.cluster_size.y, in.cluster_size.z};
-  out.dispatches.push_back(rec);
+  out.records.of<trace::kernel_dispatch_record>().push_back(rec);
 }
 
 trace::memory_copy_direction direction_of(rocprofiler_memory_copy_operation_t op) {
@@ -290,7 +285,7 @@ void convert_copy(tool_state& tool, string_cache& cache,
   rec.dst_address = in.dst_address.value;
   rec.bytes = in.bytes;
   rec.stream_id = in.stream_id.handle;
-  out.copies.push_back(rec);
+  out.records.of<trace::memory_copy_record>().push_back(rec);
 }
 
 void convert_set(const rocprofiler_buffer_tracing_memory_set_record_t& in, batch& out) {
@@ -304,7 +299,7 @@ void convert_set(const rocprofiler_buffer_tracing_memory_set_record_t& in, batch
   rec.bytes = in.bytes;
   rec.value = in.value;
   rec.stream_id = in.stream_id.handle;
-  out.sets.push_back(rec);
+  out.records.of<trace::memory_set_record>().push_back(rec);
 }
 
 const char* memory_kind_name(uint32_t kind) {
@@ -357,7 +352,7 @@ void convert_allocation(tool_state& tool, string_cache& cache,
   rec.size = in.allocation_size;
   rec.stream_id = in.stream_id.handle;
   rec.memory_kind = intern_pointer(tool, cache, memory_kind_name(in.memory_kind));
-  out.allocations.push_back(rec);
+  out.records.of<trace::memory_allocation_record>().push_back(rec);
 }
 
 void convert_scratch(const rocprofiler_buffer_tracing_scratch_memory_record_t& in, batch& out) {
@@ -383,14 +378,7 @@ void convert_scratch(const rocprofiler_buffer_tracing_scratch_memory_record_t& i
   rec.queue_id = in.queue_id.handle;
   rec.flags = in.flags;
   rec.allocation_size = in.allocation_size;
-  out.scratch.push_back(rec);
-}
-
-template <typename T>
-void drop_before(std::vector<T>& records, uint64_t epoch) {
-  records.erase(std::remove_if(records.begin(), records.end(),
-                               [epoch](const T& r) { return r.start_ns < epoch; }),
-                records.end());
+  out.records.of<trace::scratch_memory_record>().push_back(rec);
 }
 
 template <typename T>
@@ -407,7 +395,7 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
   auto& cache = thread_cache(tool);
   const int64_t this_pid = ::getpid();  // per batch: a forked child has its own
   batch out;
-  out.api.reserve(count);
+  out.records.of<trace::api_record>().reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const rocprofiler_record_header_t* header = headers[i];
     if (header == nullptr || header->payload == nullptr ||
@@ -451,22 +439,9 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
     }
   }
   const uint64_t epoch = tool.epoch_ns.load(std::memory_order_acquire);
-  if (epoch != 0) {
-    drop_before(out.api, epoch);
-    drop_before(out.dispatches, epoch);
-    drop_before(out.copies, epoch);
-    drop_before(out.sets, epoch);
-    drop_before(out.allocations, epoch);
-    drop_before(out.scratch, epoch);
-  }
+  if (epoch != 0) out.records.drop_before(epoch);
   out.threads.hand_to(*tool.defs);
-  auto& spool = *tool.spool;
-  spool.append(out.api.data(), out.api.size());
-  spool.append(out.dispatches.data(), out.dispatches.size());
-  spool.append(out.copies.data(), out.copies.size());
-  spool.append(out.sets.data(), out.sets.size());
-  spool.append(out.allocations.data(), out.allocations.size());
-  spool.append(out.scratch.data(), out.scratch.size());
+  out.records.append_to(*tool.spool);
 }
 
 }  // namespace rocprof::tool

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -62,58 +63,18 @@ void emit_typed(const unsigned char* bytes, size_t count, const std::vector<trac
     out->write(trace::make_span(typed));
 }
 
+// emit_typed<T> of every kind, indexed by kind: the list in model.hpp is the only place that
+// names the kinds.
+using emit_function = void (*)(const unsigned char*, size_t, const std::vector<trace::writer*>&);
+template <typename... Ts>
+constexpr std::array<emit_function, sizeof...(Ts)> emitters_of(trace::type_list<Ts...>) {
+  return {&emit_typed<Ts>...};
+}
+constexpr auto emitters = emitters_of(trace::record_types{});
+
 void emit(trace::record_kind kind, const unsigned char* bytes, size_t count,
           const std::vector<trace::writer*>& outs) {
-  using trace::record_kind;
-  switch (kind) {
-    case record_kind::api:
-      return emit_typed<trace::api_record>(bytes, count, outs);
-    case record_kind::kernel_dispatch:
-      return emit_typed<trace::kernel_dispatch_record>(bytes, count, outs);
-    case record_kind::memory_copy:
-      return emit_typed<trace::memory_copy_record>(bytes, count, outs);
-    case record_kind::memory_set:
-      return emit_typed<trace::memory_set_record>(bytes, count, outs);
-    case record_kind::memory_allocation:
-      return emit_typed<trace::memory_allocation_record>(bytes, count, outs);
-    case record_kind::scratch_memory:
-      return emit_typed<trace::scratch_memory_record>(bytes, count, outs);
-    case record_kind::counter_value:
-      return emit_typed<trace::counter_value_record>(bytes, count, outs);
-    case record_kind::device_counter_sample:
-      return emit_typed<trace::device_counter_sample_record>(bytes, count, outs);
-    case record_kind::pc_sample:
-      return emit_typed<trace::pc_sample_record>(bytes, count, outs);
-    case record_kind::count:
-      break;
-  }
-}
-
-constexpr size_t record_size_of(trace::record_kind kind) {
-  using trace::record_kind;
-  switch (kind) {
-    case record_kind::api:
-      return sizeof(trace::api_record);
-    case record_kind::kernel_dispatch:
-      return sizeof(trace::kernel_dispatch_record);
-    case record_kind::memory_copy:
-      return sizeof(trace::memory_copy_record);
-    case record_kind::memory_set:
-      return sizeof(trace::memory_set_record);
-    case record_kind::memory_allocation:
-      return sizeof(trace::memory_allocation_record);
-    case record_kind::scratch_memory:
-      return sizeof(trace::scratch_memory_record);
-    case record_kind::counter_value:
-      return sizeof(trace::counter_value_record);
-    case record_kind::device_counter_sample:
-      return sizeof(trace::device_counter_sample_record);
-    case record_kind::pc_sample:
-      return sizeof(trace::pc_sample_record);
-    case record_kind::count:
-      break;
-  }
-  return 0;
+  emitters[static_cast<size_t>(kind)](bytes, count, outs);
 }
 
 }  // namespace
@@ -183,8 +144,7 @@ bool record_spool::spill_locked() {
   }
   for (size_t k = 0; k < kind_count; ++k) {
     auto& chunks = memory_[k];
-    const auto record_size =
-        static_cast<uint32_t>(record_size_of(static_cast<trace::record_kind>(k)));
+    const auto record_size = static_cast<uint32_t>(trace::record_sizes[k]);
     // One segment per chunk; a failed write leaves the chunks not yet written in memory.
     size_t written = 0;
     for (; written < chunks.size(); ++written) {
@@ -229,7 +189,8 @@ void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_
     uint64_t consumed = 0;
     while (consumed < spilled_bytes_) {
       segment_header header;
-      if (!read_all(spill_fd_, &header, sizeof(header)) || header.kind >= kind_count) {
+      if (!read_all(spill_fd_, &header, sizeof(header)) || header.kind >= kind_count ||
+          header.record_size != trace::record_sizes[header.kind]) {
         error_ = "the spill file '" + spill_path_ + "' could not be read back";
         break;
       }
@@ -250,7 +211,7 @@ void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_
   }
   for (size_t k = 0; k < kind_count; ++k) {
     const auto kind = static_cast<trace::record_kind>(k);
-    const size_t size = record_size_of(kind);
+    const size_t size = trace::record_size(kind);
     for (const chunk& c : memory_[k]) {
       const size_t count = c.used / size;
       for (size_t first = 0; first < count; first += batch_records) {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "rocprof/trace/model.hpp"
+#include "rocprof/trace/record_kinds.hpp"
 #include "rocprof/trace/writer.hpp"
 
 namespace rocprof::tool {
@@ -59,7 +59,7 @@ class record_spool {
   void discard();
 
  private:
-  static constexpr size_t kind_count = static_cast<size_t>(trace::record_kind::count);
+  static constexpr size_t kind_count = trace::record_kind_count;
 
   // In-memory records of one kind live in chunks of whole records: appending never moves
   // what is stored (a growing vector copied everything at each doubling and held both copies

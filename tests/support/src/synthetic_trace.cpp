@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 namespace rocprof::test_support {
 namespace {
@@ -474,10 +477,29 @@ void generate_pc_samples(const synthetic_options& o, const trace_definitions& /*
   }
 }
 
+namespace {
+
+template <typename... Vectors>
+type_list<typename std::decay_t<Vectors>::value_type...> table_types(std::tuple<Vectors...>);
+
+#ifndef ROCPROF_TRACE_EXTRA_RECORD_KINDS_HEADER  // a test build's extra kinds are not synthesized
+static_assert(std::is_same_v<decltype(table_types(record_tables(std::declval<synthetic_trace&>()))),
+                             record_types>,
+              "record_tables() must name every record kind of the model's list, in kind order");
+#endif
+
+template <typename T>
+void write_batch(writer& w, const std::vector<T>& v, size_t first, size_t batch) {
+  if (first >= v.size()) return;
+  w.write(record_span<T>{v.data() + first, std::min(batch, v.size() - first)});
+}
+
+}  // namespace
+
 synthetic_trace make_synthetic_trace(const synthetic_options& o) {
   synthetic_trace t;
   t.defs = make_synthetic_definitions(o);
-  const size_t n = o.records_per_kind;
+  const size_t n = o.records_per_kind;  // each kind's records are its own generator's content
   generate_api(o, t.defs, 0, n, t.api);
   generate_kernels(o, 0, n, t.kernels);
   generate_memory_copies(o, 0, n, t.memory_copies);
@@ -490,32 +512,14 @@ synthetic_trace make_synthetic_trace(const synthetic_options& o) {
   return t;
 }
 
-namespace {
-template <typename T>
-void write_batch(writer& w, const std::vector<T>& v, size_t first, size_t batch) {
-  if (first >= v.size()) return;
-  w.write(record_span<T>{v.data() + first, std::min(batch, v.size() - first)});
-}
-}  // namespace
-
 std::string write_synthetic_trace(writer& w, const synthetic_trace& t, size_t batch_size) {
   if (batch_size == 0) batch_size = 1;
   w.begin(t.defs);
-  size_t longest =
-      std::max({t.api.size(), t.kernels.size(), t.memory_copies.size(), t.memory_sets.size(),
-                t.memory_allocations.size(), t.scratch_memory.size(), t.counter_values.size(),
-                t.device_counter_samples.size(), t.pc_samples.size()});
-  for (size_t first = 0; first < longest; first += batch_size) {
-    write_batch(w, t.api, first, batch_size);
-    write_batch(w, t.kernels, first, batch_size);
-    write_batch(w, t.memory_copies, first, batch_size);
-    write_batch(w, t.memory_sets, first, batch_size);
-    write_batch(w, t.memory_allocations, first, batch_size);
-    write_batch(w, t.scratch_memory, first, batch_size);
-    write_batch(w, t.counter_values, first, batch_size);
-    write_batch(w, t.device_counter_samples, first, batch_size);
-    write_batch(w, t.pc_samples, first, batch_size);
-  }
+  const auto tables = record_tables(t);
+  const size_t longest =
+      std::apply([](const auto&... v) { return std::max({v.size()...}); }, tables);
+  for (size_t first = 0; first < longest; first += batch_size)
+    std::apply([&](const auto&... v) { (write_batch(w, v, first, batch_size), ...); }, tables);
   return w.finish();
 }
 

@@ -3,7 +3,8 @@
 //   * definitions: node, process, threads, agents, queues, streams, strings, code objects,
 //     kernel symbols, counters. Small; held in memory whole and handed to writers first.
 //   * records: plain fixed-size structs, streamed to writers in batches (see writer.hpp). A
-//     writer never needs the whole record set in memory.
+//     writer never needs the whole record set in memory. The kinds are listed once, at the end
+//     (ROCPROF_TRACE_RECORD_KINDS); record_kinds.hpp derives the per-kind tables from the list.
 // Strings inside records are interned ids (string_id) into trace_definitions::strings.
 // Every timestamp is nanoseconds on CLOCK_BOOTTIME.
 #pragma once
@@ -13,7 +14,6 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 namespace rocprof::trace {
@@ -360,37 +360,30 @@ struct pc_sample_record {
   uint32_t wave_count = 0;
 };
 
-// Every record kind, for spill files and per-kind tables.
-enum class record_kind : uint8_t {
-  api,
-  kernel_dispatch,
-  memory_copy,
-  memory_set,
-  memory_allocation,
-  scratch_memory,
-  counter_value,
-  device_counter_sample,
-  pc_sample,
-  count
-};
-
-template <typename T>
-struct record_traits;
-#define ROCPROF_TRACE_RECORD_KIND(TYPE, KIND)                                  \
-  template <>                                                                  \
-  struct record_traits<TYPE> {                                                 \
-    static constexpr record_kind kind = record_kind::KIND;                     \
-    static_assert(std::is_trivially_copyable_v<TYPE>, #TYPE " must be plain"); \
-  };
-ROCPROF_TRACE_RECORD_KIND(api_record, api)
-ROCPROF_TRACE_RECORD_KIND(kernel_dispatch_record, kernel_dispatch)
-ROCPROF_TRACE_RECORD_KIND(memory_copy_record, memory_copy)
-ROCPROF_TRACE_RECORD_KIND(memory_set_record, memory_set)
-ROCPROF_TRACE_RECORD_KIND(memory_allocation_record, memory_allocation)
-ROCPROF_TRACE_RECORD_KIND(scratch_memory_record, scratch_memory)
-ROCPROF_TRACE_RECORD_KIND(counter_value_record, counter_value)
-ROCPROF_TRACE_RECORD_KIND(device_counter_sample_record, device_counter_sample)
-ROCPROF_TRACE_RECORD_KIND(pc_sample_record, pc_sample)
-#undef ROCPROF_TRACE_RECORD_KIND
+// The record kinds, once: X(struct, name). Everything per kind is generated from this list or
+// loops over it (record_kinds.hpp): the record_kind enum and names, the writer interface's
+// write() overloads, the tool's batches, drop and spool handling, the synthetic test trace.
+// Adding a kind is its plain struct above and one line here; `name` becomes its record_kind
+// enumerator. The order is the enum's and the spill file's.
+#define ROCPROF_TRACE_RECORD_KINDS(X)                    \
+  X(api_record, api)                                     \
+  X(kernel_dispatch_record, kernel_dispatch)             \
+  X(memory_copy_record, memory_copy)                     \
+  X(memory_set_record, memory_set)                       \
+  X(memory_allocation_record, memory_allocation)         \
+  X(scratch_memory_record, scratch_memory)               \
+  X(counter_value_record, counter_value)                 \
+  X(device_counter_sample_record, device_counter_sample) \
+  X(pc_sample_record, pc_sample)                         \
+  ROCPROF_TRACE_EXTRA_RECORD_KINDS(X)
 
 }  // namespace rocprof::trace
+
+// Test builds only (tests/unit/record_kinds/): the header named by
+// ROCPROF_TRACE_EXTRA_RECORD_KINDS_HEADER defines more record structs in rocprof::trace and
+// ROCPROF_TRACE_EXTRA_RECORD_KINDS(X) listing them; they are appended to the list above.
+#ifdef ROCPROF_TRACE_EXTRA_RECORD_KINDS_HEADER
+#include ROCPROF_TRACE_EXTRA_RECORD_KINDS_HEADER
+#else
+#define ROCPROF_TRACE_EXTRA_RECORD_KINDS(X)
+#endif

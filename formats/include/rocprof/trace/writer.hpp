@@ -9,8 +9,18 @@
 // A writer keeps only what it needs across batches (running aggregates, open files); it never
 // needs the whole record set in memory. A new tracing domain is a new api_domain value, not a
 // new method. Formats are created by name through make_writer() (writer_registry.hpp).
+//
+// What a writer does with each record kind is its decision, stated in code: there is one
+// write(record_span<T>) per kind of the list in model.hpp, and a writer overrides every one of
+// them, either with a body that writes the records or with one that calls ignore_records()
+// (say why beside it). A kind it does not override is undecided: the base's write() drops
+// the records and notes the kind, and probe_kind_handling() reports it, so the test over every
+// registered writer (tests/unit/record_kinds/) fails until the writer decides. It is a test and
+// not a compile error on purpose: a new kind must build through every writer (and be dropped by
+// those that have not decided yet) so that the list can grow one line at a time.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -18,6 +28,7 @@
 #include <vector>
 
 #include "rocprof/trace/model.hpp"
+#include "rocprof/trace/record_kinds.hpp"
 
 namespace rocprof::trace {
 
@@ -59,24 +70,54 @@ struct output_options {
   std::string path_for(const std::string& name, const std::string& ext) const;
 };
 
+// What a writer does with the records of one kind (see the top of this file).
+enum class kind_handling : uint8_t { writes, ignores, undecided };
+
 class writer {
  public:
   virtual ~writer() = default;
 
   virtual void begin(const trace_definitions& defs) = 0;
 
-  virtual void write(record_span<api_record>) {}
-  virtual void write(record_span<kernel_dispatch_record>) {}
-  virtual void write(record_span<memory_copy_record>) {}
-  virtual void write(record_span<memory_set_record>) {}
-  virtual void write(record_span<memory_allocation_record>) {}
-  virtual void write(record_span<scratch_memory_record>) {}
-  virtual void write(record_span<counter_value_record>) {}
-  virtual void write(record_span<device_counter_sample_record>) {}
-  virtual void write(record_span<pc_sample_record>) {}
+  // One overload per record kind, generated from the kind list. The base version is the
+  // "undecided" one: it drops the records and notes the kind for probe_kind_handling().
+  // clang-format off
+#define ROCPROF_TRACE_WRITER_WRITE(TYPE, NAME) \
+  virtual void write(record_span<TYPE> records) { note(records, kind_handling::undecided); }
+  ROCPROF_TRACE_RECORD_KINDS(ROCPROF_TRACE_WRITER_WRITE)
+#undef ROCPROF_TRACE_WRITER_WRITE
+  // clang-format on
 
   // Returns an empty string on success, else a one-line description of what failed.
   virtual std::string finish() = 0;
+
+ protected:
+  // A writer's override of write() for a kind it deliberately does not write calls this.
+  template <typename T>
+  void ignore_records(record_span<T> records) {
+    note(records, kind_handling::ignores);
+  }
+
+ private:
+  template <typename T>
+  void note(record_span<T>, kind_handling handling) {
+    seen_[static_cast<size_t>(record_traits<T>::kind)] = handling;
+  }
+
+  friend std::array<kind_handling, record_kind_count> probe_kind_handling(writer& w);
+  std::array<kind_handling, record_kind_count> seen_{};  // written by note() only
 };
+
+// Hands `w` (between begin() and finish()) an empty batch of every kind and reports, per kind,
+// what it did: ignores (its write() called ignore_records()), undecided (it has no write() of
+// its own for the kind), else writes.
+inline std::array<kind_handling, record_kind_count> probe_kind_handling(writer& w) {
+  w.seen_.fill(kind_handling::writes);
+  for_each_record_type([&w](auto tag) {
+    using T = typename decltype(tag)::type;
+    w.write(record_span<T>{});
+  });
+  return w.seen_;
+}
 
 }  // namespace rocprof::trace

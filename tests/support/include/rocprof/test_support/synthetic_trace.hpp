@@ -6,6 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "rocprof/trace/model.hpp"
@@ -35,6 +38,16 @@ struct synthetic_trace {
   std::vector<trace::device_counter_sample_record> device_counter_samples;
   std::vector<trace::pc_sample_record> pc_samples;
 };
+
+// The record tables of a trace as a tuple of references, in kind order, for code that loops over
+// the kinds. synthetic_trace.cpp checks at compile time that this names every kind of the
+// model's list once, in order (kinds appended by a test build have no synthetic records).
+template <typename Trace>
+auto record_tables(Trace& t) {
+  static_assert(std::is_same_v<std::remove_const_t<Trace>, synthetic_trace>);
+  return std::tie(t.api, t.kernels, t.memory_copies, t.memory_sets, t.memory_allocations,
+                  t.scratch_memory, t.counter_values, t.device_counter_samples, t.pc_samples);
+}
 
 // Definitions: node, process (with config_json and environment), threads, agents (CPU 0 then
 // GPUs), queues, streams, code objects, kernel symbols, counters and the interned strings the
@@ -68,7 +81,7 @@ void generate_pc_samples(const synthetic_options& o, const trace::trace_definiti
                          size_t first, size_t count, std::vector<trace::pc_sample_record>& out);
 
 // Feeds a whole synthetic trace to a writer (begin, every kind in batches of batch_size,
-// interleaved, finish) and returns finish()'s result.
+// interleaved in kind order, finish) and returns finish()'s result.
 std::string write_synthetic_trace(trace::writer& w, const synthetic_trace& t,
                                   size_t batch_size = 1000);
 
