@@ -96,6 +96,23 @@ std::vector<std::string> merge_definitions(definition_set& into, const definitio
   return notes;
 }
 
+load_result load_with_extra_definitions(const std::string& shipped_path,
+                                        std::string_view extra_text, const std::string& extra_name,
+                                        merge_mode mode) {
+  load_result extra = parse_definitions(extra_text, extra_name);
+  load_result out;
+  if (mode == merge_mode::append) out = load_definitions_file(shipped_path);
+  out.errors.insert(out.errors.end(), extra.errors.begin(), extra.errors.end());
+  out.warnings.insert(out.warnings.end(), extra.warnings.begin(), extra.warnings.end());
+  if (!out.ok()) {
+    out.definitions = definition_set{};
+    return out;
+  }
+  const auto notes = merge_definitions(out.definitions, extra.definitions, mode);
+  out.warnings.insert(out.warnings.end(), notes.begin(), notes.end());
+  return out;
+}
+
 std::string shipped_definitions_path(const std::string& install_prefix) {
   if (const char* dir = std::getenv("ROCPROFILER_METRICS_PATH"); dir != nullptr && *dir != 0) {
     const std::string candidate = std::string(dir) + "/counter_defs.yaml";

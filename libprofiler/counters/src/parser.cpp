@@ -88,28 +88,36 @@ class parser {
   size_t end_of_last() const { return nodes_.back().offset + nodes_.back().length; }
 
   // --- grammar ----------------------------------------------------------------------------
-  bool parse_sum(size_t depth) {
-    if (!parse_product(depth)) return false;
-    uint32_t lhs = static_cast<uint32_t>(nodes_.size() - 1);
-    while (current_.kind == token_kind::plus || current_.kind == token_kind::minus) {
-      const auto kind = current_.kind == token_kind::plus ? node_kind::add : node_kind::subtract;
+  // The operator a token is at one precedence level, if it is one.
+  static bool additive(token_kind t, node_kind& op) {
+    if (t != token_kind::plus && t != token_kind::minus) return false;
+    op = t == token_kind::plus ? node_kind::add : node_kind::subtract;
+    return true;
+  }
+  static bool multiplicative(token_kind t, node_kind& op) {
+    if (t != token_kind::star && t != token_kind::slash) return false;
+    op = t == token_kind::star ? node_kind::multiply : node_kind::divide;
+    return true;
+  }
+
+  // One left-associative level: operands parsed by `operand`, joined by the level's operators
+  // in a loop (a long chain costs no stack).
+  bool parse_level(size_t depth, bool (*level_operator)(token_kind, node_kind&),
+                   bool (parser::*operand)(size_t)) {
+    if (!(this->*operand)(depth)) return false;
+    auto lhs = static_cast<uint32_t>(nodes_.size() - 1);
+    node_kind op = node_kind::add;
+    while (level_operator(current_.kind, op)) {
       advance();
-      if (!parse_product(depth)) return false;
-      lhs = push_binary(kind, lhs, static_cast<uint32_t>(nodes_.size() - 1), end_of_last());
+      if (!(this->*operand)(depth)) return false;
+      lhs = push_binary(op, lhs, static_cast<uint32_t>(nodes_.size() - 1), end_of_last());
     }
     return true;
   }
 
+  bool parse_sum(size_t depth) { return parse_level(depth, additive, &parser::parse_product); }
   bool parse_product(size_t depth) {
-    if (!parse_factor(depth)) return false;
-    uint32_t lhs = static_cast<uint32_t>(nodes_.size() - 1);
-    while (current_.kind == token_kind::star || current_.kind == token_kind::slash) {
-      const auto kind = current_.kind == token_kind::star ? node_kind::multiply : node_kind::divide;
-      advance();
-      if (!parse_factor(depth)) return false;
-      lhs = push_binary(kind, lhs, static_cast<uint32_t>(nodes_.size() - 1), end_of_last());
-    }
-    return true;
+    return parse_level(depth, multiplicative, &parser::parse_factor);
   }
 
   bool parse_factor(size_t depth) {

@@ -108,7 +108,7 @@ rc::definition_set fake_definitions() {
   return loaded.definitions;
 }
 
-struct fixture : ::testing::Test {
+struct catalogue_test : ::testing::Test {
   rc::counter_id_registry ids;
   rc::agent_catalogue cat{"sm_90", fake_base(), fake_definitions(), ids};
 };
@@ -122,7 +122,7 @@ std::vector<std::string> names_of(const rc::agent_catalogue& cat) {
 
 }  // namespace
 
-TEST_F(fixture, offers_base_then_available_derived_in_definition_order) {
+TEST_F(catalogue_test, offers_base_then_available_derived_in_definition_order) {
   EXPECT_EQ(names_of(cat), (std::vector<std::string>{"a", "b", "vec", "per_se", "level",
                                                      "simd_count", "SUM_AB", "TWICE", "VEC_TOTAL",
                                                      "VEC_TWICE", "ACC_OK", "ACC_NONE", "CONSTY"}));
@@ -145,7 +145,7 @@ TEST_F(fixture, offers_base_then_available_derived_in_definition_order) {
   EXPECT_NE(cat.notes()[0].find("the definition of 'a' is not used"), std::string::npos);
 }
 
-TEST_F(fixture, says_why_a_counter_is_not_offered) {
+TEST_F(catalogue_test, says_why_a_counter_is_not_offered) {
   EXPECT_EQ(cat.why_unavailable("SUM_AB"), "");
   EXPECT_EQ(cat.why_unavailable("CYCLE_1"),
             "its definition is circular: CYCLE_1 -> CYCLE_2 -> CYCLE_1");
@@ -173,7 +173,7 @@ TEST_F(fixture, says_why_a_counter_is_not_offered) {
             "SELF");
 }
 
-TEST_F(fixture, unknown_names_get_the_closest_names) {
+TEST_F(catalogue_test, unknown_names_get_the_closest_names) {
   EXPECT_EQ(cat.unavailable_message("SUM_AC"),
             "unknown counter 'SUM_AC' on agent sm_90; closest names: SUM_AB");
   EXPECT_EQ(cat.closest_names("twice"), std::vector<std::string>{"TWICE"});
@@ -181,7 +181,7 @@ TEST_F(fixture, unknown_names_get_the_closest_names) {
             "unknown counter 'completely_different_name' on agent sm_90 (no similar names)");
 }
 
-TEST_F(fixture, dimensions_follow_the_expression) {
+TEST_F(catalogue_test, dimensions_follow_the_expression) {
   EXPECT_EQ(cat.find("VEC_TWICE")->dimensions,
             (std::vector<rc::dimension>{{"DIMENSION_INSTANCE", 4}}));
   EXPECT_TRUE(cat.find("VEC_TOTAL")->dimensions.empty());
@@ -189,7 +189,7 @@ TEST_F(fixture, dimensions_follow_the_expression) {
   EXPECT_EQ(cat.find("vec")->dimensions, (std::vector<rc::dimension>{{"DIMENSION_INSTANCE", 4}}));
 }
 
-TEST_F(fixture, required_base_counters_for_pass_planning) {
+TEST_F(catalogue_test, required_base_counters_for_pass_planning) {
   EXPECT_EQ(*cat.required_base_counters("TWICE"), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(*cat.required_base_counters("ACC_OK"), std::vector<std::string>{"level"});
   EXPECT_TRUE(cat.required_base_counters("CONSTY")->empty());
@@ -201,7 +201,7 @@ TEST_F(fixture, required_base_counters_for_pass_planning) {
   EXPECT_NE(bad.failure().message.find("circular"), std::string::npos);
 }
 
-TEST_F(fixture, evaluates_from_collected_base_values) {
+TEST_F(catalogue_test, evaluates_from_collected_base_values) {
   std::map<std::string, rc::counter_value, std::less<>> collected;
   collected["a"] = rc::counter_value::scalar(3);
   collected["b"] = rc::counter_value::scalar(4);
@@ -231,7 +231,7 @@ TEST_F(fixture, evaluates_from_collected_base_values) {
   EXPECT_FALSE(cat.evaluate("SELF", lookup).ok());
 }
 
-TEST_F(fixture, ids_are_per_name_and_repeatable) {
+TEST_F(catalogue_test, ids_are_per_name_and_repeatable) {
   // Same registry: another agent gets the same ids for the same names.
   rc::agent_catalogue other("sm_90", fake_base(), fake_definitions(), ids);
   for (const auto& c : cat.counters())

@@ -310,3 +310,35 @@ TEST(definitions, shipped_file_is_found_under_the_install_prefix) {
             "/opt/x/share/rocprofiler-sdk/counter_defs.yaml");
   unsetenv("ROCPROFILER_METRICS_PATH");
 }
+
+TEST(definitions, shipped_plus_extra_in_one_call) {
+  const std::string extra =
+      "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n  - name: GPUBusy\n"
+      "    definitions:\n    - architectures: [sm_90]\n      expression: GRBM_GUI_ACTIVE\n"
+      "  - name: MINE\n    definitions:\n    - architectures: [sm_90]\n      expression: "
+      "2*SQ_WAVES\n";
+  const auto merged =
+      rc::load_with_extra_definitions(ROCPROF_TEST_COUNTER_DEFS, extra, "--extra-counters");
+  ASSERT_TRUE(merged.ok()) << all(merged.errors);
+  ASSERT_EQ(merged.warnings.size(), 1u);
+  EXPECT_EQ(merged.warnings[0].rfind("--extra-counters:6:7: counter 'GPUBusy' for sm_90 overrides "
+                                     "the definition at ",
+                                     0),
+            0u)
+      << merged.warnings[0];
+  EXPECT_EQ(merged.definitions.find("GPUBusy")->for_architecture("sm_90")->expression,
+            "GRBM_GUI_ACTIVE");
+  EXPECT_NE(merged.definitions.find("GPUBusy")->for_architecture("sm_80"), nullptr);
+  EXPECT_NE(merged.definitions.find("MINE"), nullptr);
+  EXPECT_NE(merged.definitions.find("SQ_WAVES"), nullptr);
+
+  const auto replaced = rc::load_with_extra_definitions(ROCPROF_TEST_COUNTER_DEFS, extra, "x",
+                                                        rc::merge_mode::replace);
+  ASSERT_TRUE(replaced.ok());
+  EXPECT_EQ(replaced.definitions.counters().size(), 2u);
+
+  const auto broken = rc::load_with_extra_definitions(
+      ROCPROF_TEST_COUNTER_DEFS, "rocprofiler-sdk:\n  counters: [", "bad.yaml");
+  EXPECT_FALSE(broken.ok());
+  EXPECT_TRUE(broken.definitions.empty());
+}

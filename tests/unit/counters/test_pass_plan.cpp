@@ -54,12 +54,15 @@ struct fake_backend {
   }
 };
 
+struct pass_plan_test : ::testing::Test {
+  rc::counter_id_registry ids;
+  const rc::agent_catalogue cat = make_catalogue(ids);
+  fake_backend backend;
+};
+
 }  // namespace
 
-TEST(pass_plan, one_pass_group) {
-  rc::counter_id_registry ids;
-  const auto cat = make_catalogue(ids);
-  fake_backend backend;
+TEST_F(pass_plan_test, one_pass_group) {
   const auto plan = rc::plan_passes(cat, {"AB", "c", "AB", "NUM"}, backend.counter());
   ASSERT_TRUE(plan.ok()) << plan.failure().message;
   EXPECT_EQ(plan->requested, (std::vector<std::string>{"AB", "c", "NUM"}));
@@ -71,10 +74,7 @@ TEST(pass_plan, one_pass_group) {
   EXPECT_EQ(backend.calls, 1u);
 }
 
-TEST(pass_plan, constants_need_no_pass) {
-  rc::counter_id_registry ids;
-  const auto cat = make_catalogue(ids);
-  fake_backend backend;
+TEST_F(pass_plan_test, constants_need_no_pass) {
   const auto plan = rc::plan_passes(cat, {"NUM", "simd_count"}, backend.counter());
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->base_counters.empty());
@@ -83,10 +83,7 @@ TEST(pass_plan, constants_need_no_pass) {
   EXPECT_EQ(backend.calls, 0u);
 }
 
-TEST(pass_plan, a_group_that_does_not_fit_is_split_into_groups_that_do) {
-  rc::counter_id_registry ids;
-  const auto cat = make_catalogue(ids);
-  fake_backend backend;
+TEST_F(pass_plan_test, a_group_that_does_not_fit_is_split_into_groups_that_do) {
   const auto plan = rc::plan_passes(cat, {"AB", "CD", "e", "ABC", "f"}, backend.counter());
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->base_counters, (std::vector<std::string>{"a", "b", "c", "d", "e", "f"}));
@@ -108,10 +105,7 @@ TEST(pass_plan, a_group_that_does_not_fit_is_split_into_groups_that_do) {
       "that fits one pass each: --pmc AB ABC --pmc CD e --pmc f (or add --replay-mode kernel).");
 }
 
-TEST(pass_plan, a_counter_that_alone_needs_several_passes_needs_replay) {
-  rc::counter_id_registry ids;
-  const auto cat = make_catalogue(ids);
-  fake_backend backend;
+TEST_F(pass_plan_test, a_counter_that_alone_needs_several_passes_needs_replay) {
   const auto plan = rc::plan_passes(cat, {"WIDE", "f"}, backend.counter());
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->passes, 2u);
@@ -123,10 +117,7 @@ TEST(pass_plan, a_counter_that_alone_needs_several_passes_needs_replay) {
       << plan->error_text("sm_90");
 }
 
-TEST(pass_plan, unknown_counters_and_backend_refusals_are_errors) {
-  rc::counter_id_registry ids;
-  const auto cat = make_catalogue(ids);
-  fake_backend backend;
+TEST_F(pass_plan_test, unknown_counters_and_backend_refusals_are_errors) {
   const auto unknown = rc::plan_passes(cat, {"AB", "CE"}, backend.counter());
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.failure().message.find("unknown counter 'CE' on agent sm_90; closest names: "),

@@ -111,6 +111,14 @@ enum class merge_mode {
 std::vector<std::string> merge_definitions(definition_set& into, const definition_set& extra,
                                            merge_mode mode);
 
+// The shipped definitions with extra ones merged in, in one call: what the CLI does for -E FILE
+// and what the tool does with ROCPROF_EXTRA_COUNTERS_CONTENTS (append), and what
+// rocprofiler_load_counter_definition does with either flag. Errors in either text fail the
+// whole load (nothing half-merged); the override notes come back as warnings.
+load_result load_with_extra_definitions(const std::string& shipped_path,
+                                        std::string_view extra_text, const std::string& extra_name,
+                                        merge_mode mode = merge_mode::append);
+
 // Where the shipped counter_defs.yaml is: $ROCPROFILER_METRICS_PATH/counter_defs.yaml when that
 // file exists (rocprofiler-sdk's variable), else <install_prefix>/share/rocprofiler-sdk/
 // counter_defs.yaml. `install_prefix` is the directory above bin/ or lib/ of the caller.
