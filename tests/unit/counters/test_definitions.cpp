@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <random>
 
 #include "rocprof/counters/definitions.hpp"
 
@@ -341,4 +342,37 @@ TEST(definitions, shipped_plus_extra_in_one_call) {
       ROCPROF_TEST_COUNTER_DEFS, "rocprofiler-sdk:\n  counters: [", "bad.yaml");
   EXPECT_FALSE(broken.ok());
   EXPECT_TRUE(broken.definitions.empty());
+}
+
+TEST(definitions, mutated_files_never_throw) {
+  // Fuzz-style: byte flips, deletions and insertions in a valid file give errors or a valid set,
+  // never an exception or a crash.
+  const std::string original = shipped_like;
+  const std::string bytes = "-:[]{}'\"#&*!|>%@`, \n\tab_.()0";
+  std::mt19937 rng(2024);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = original;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const size_t at = rng() % text.size();
+      switch (rng() % 3) {
+        case 0:
+          text[at] = bytes[rng() % bytes.size()];
+          break;
+        case 1:
+          text.erase(at, 1 + rng() % 8);
+          break;
+        default:
+          text.insert(at, 1, bytes[rng() % bytes.size()]);
+          break;
+      }
+    }
+    const auto loaded = rc::parse_definitions(text, "fuzz.yaml");
+    if (!loaded.ok()) {
+      EXPECT_TRUE(loaded.definitions.empty());
+    }
+    for (const auto& entry : loaded.definitions.counters())
+      for (const auto& def : entry.definitions)
+        EXPECT_TRUE(def.parsed != nullptr || !def.block.empty()) << text;
+  }
 }

@@ -52,6 +52,12 @@ TEST(suggest, a_hundred_thousand_names_in_well_under_a_second) {
   const auto took = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(close.empty());
   EXPECT_EQ(close[0], "unit1__metric_number_54321.sum");
-  // Typically a few milliseconds; generous for loaded CI machines and sanitizer builds.
-  EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(took).count(), 1000);
+  // About 50 ms optimised; generous for loaded CI machines. Unoptimised sanitizer builds run
+  // some 30 times slower.
+#ifdef NDEBUG
+  const long limit_ms = 1000;
+#else
+  const long limit_ms = 15000;
+#endif
+  EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(took).count(), limit_ms);
 }
