@@ -102,14 +102,26 @@ class catalogue_builder {
     }
   }
 
-  std::string reason_for_reference(const std::string& ref) const {
-    if (const auto it = cat_.unavailable_.find(ref); it != cat_.unavailable_.end())
-      return "needs '" + ref + "', which is not available (" + it->second + ")";
-    return "needs '" + ref + "', which agent " + cat_.architecture_ + " does not provide";
+  // Why a reference fails, with the root cause of an unavailable one (only the root: reasons
+  // stay short however long a chain of unavailable counters is).
+  std::string reason_for_reference(const std::string& ref, std::string& root) const {
+    const std::string* cause = nullptr;
+    if (const auto it = root_cause_.find(ref); it != root_cause_.end()) {
+      cause = &it->second;
+    } else if (const auto other = cat_.unavailable_.find(ref); other != cat_.unavailable_.end()) {
+      cause = &other->second;  // not a candidate here, e.g. defined for other architectures
+    }
+    if (cause == nullptr) {
+      root = "needs '" + ref + "', which agent " + cat_.architecture_ + " does not provide";
+      return root;
+    }
+    root = *cause;
+    return "needs '" + ref + "', which is not available (" + root + ")";
   }
 
-  void mark_unavailable(const std::string& name, std::string reason) {
+  void mark_unavailable(const std::string& name, std::string reason, std::string root = {}) {
     candidates_.at(name).status = state::unavailable;
+    root_cause_[name] = root.empty() ? reason : std::move(root);
     cat_.unavailable_[name] = std::move(reason);
   }
 
@@ -183,20 +195,21 @@ class catalogue_builder {
     if (c.status == state::unavailable) return;  // part of a cycle
     const auto& def = cat_.definition_of(c.where);
     std::string failure = check_accumulate(*def.parsed);
+    std::string root;
     size_t depth = 1;
     for (const auto& ref : def.parsed->references()) {
       if (!failure.empty()) break;
       if (cat_.base_index_.count(ref) != 0) continue;
       const auto it = candidates_.find(ref);
       if (it == candidates_.end() || it->second.status != state::available)
-        failure = reason_for_reference(ref);
+        failure = reason_for_reference(ref, root);
       else
         depth = std::max(depth, it->second.depth + 1);
     }
     if (failure.empty() && depth > max_derivation_depth)
       failure = "derived counters are nested deeper than " + std::to_string(max_derivation_depth) +
                 " here";
-    if (!failure.empty()) return mark_unavailable(name, failure);
+    if (!failure.empty()) return mark_unavailable(name, failure, root);
     auto shape = shapes_.evaluate_derived(name, c.where);
     if (!shape) return mark_unavailable(name, expression_problem(def, name, shape.failure()));
     c.status = state::available;
@@ -257,6 +270,7 @@ class catalogue_builder {
   agent_catalogue& cat_;
   catalogue_evaluator shapes_;
   std::unordered_map<std::string, candidate> candidates_;
+  std::unordered_map<std::string, std::string> root_cause_;  // unavailable name -> first cause
   std::vector<std::string> order_;
 };
 

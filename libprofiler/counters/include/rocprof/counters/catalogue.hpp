@@ -73,11 +73,6 @@ class agent_catalogue {
  public:
   agent_catalogue(std::string architecture, std::vector<base_counter> base,
                   const definition_set& definitions, counter_id_registry& ids);
-  agent_catalogue(const agent_catalogue&) = default;
-  agent_catalogue(agent_catalogue&&) = default;
-  agent_catalogue& operator=(const agent_catalogue&) = default;
-  agent_catalogue& operator=(agent_catalogue&&) = default;
-  ~agent_catalogue() = default;
 
   const std::string& architecture() const { return architecture_; }
   // Every counter offered: base counters in the backend's order, then derived counters in the
