@@ -17,7 +17,7 @@ namespace rocprof::cuda {
 namespace {
 
 void expect_gh100_document(const nlohmann::json& doc) {
-  EXPECT_FALSE(doc.contains("error")) << doc.value("error", "");
+  EXPECT_FALSE(doc.contains("error")) << (doc.contains("error") ? doc.at("error").dump() : "");
   EXPECT_EQ(doc.at("chip"), "GH100");
   EXPECT_EQ(doc.at("architecture"), "sm_90");
   EXPECT_EQ(doc.at("profiler_type"), "range_profiler");
@@ -70,6 +70,8 @@ TEST(metric_listing, errors_are_documents_too) {
   EXPECT_NE(unknown.at("error").get<std::string>().find("XX999"), std::string::npos);
   EXPECT_GE(unknown.at("supported_chips").size(), 20U);
   EXPECT_FALSE(unknown.contains("metrics"));
+  const auto no_chip = nlohmann::json::parse(list_metrics_json(api, "", "sm_95", 0));
+  EXPECT_EQ(no_chip.at("error"), "no chip of architecture 'sm_95' is known");
   const auto unnamed = nlohmann::json::parse(list_metrics_json(api, "", "", 0));
   EXPECT_TRUE(unnamed.contains("error"));
   const auto bad_type = nlohmann::json::parse(list_metrics_json(api, "", "GH100", 7));

@@ -12,6 +12,14 @@ host_status host_status::refused(std::string why) {
   return {CUPTI_ERROR_INVALID_PARAMETER, std::move(why)};
 }
 
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+  std::vector<const char*> out;
+  out.reserve(names.size());
+  for (const std::string& n : names)
+    out.push_back(n.c_str());
+  return out;
+}
+
 const char* profiler_type_name(CUpti_ProfilerType type) {
   switch (type) {
     case CUPTI_PROFILER_TYPE_RANGE_PROFILER:

@@ -34,6 +34,9 @@ struct host_status {
   static host_status refused(std::string why);
 };
 
+// The C strings of `names`, for CUPTI's ppMetricNames (valid while `names` is unchanged).
+std::vector<const char*> c_names(const std::vector<std::string>& names);
+
 // "range_profiler" / "pm_sampling" (the names the JSON listing uses).
 const char* profiler_type_name(CUpti_ProfilerType type);
 

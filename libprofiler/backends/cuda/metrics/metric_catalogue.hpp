@@ -11,9 +11,9 @@
 // Everything is read once and cached; sub-metric lists are read per base metric on first use
 // and the identical ones shared (on GH100 every counter has the same 44, every ratio the same
 // 3, every throughput the same 8). Measured on the build machine (no GPU): the first host
-// object of a process costs 0.4-2.3 s (CUPTI loads libnvperf_host), later ones ~0.2 ms; the
-// 3 650 GH100 base metrics take ~9 ms, all their sub-metric lists ~3.5 ms (150 179 full names),
-// all their properties ~57 ms; a validity check through ConfigAddMetrics ~1-2 ms.
+// object of a process costs 0.4-0.6 s (CUPTI loads libnvperf_host), later ones 0.2-8 ms; the
+// 3 650 GH100 base metrics take 4-9 ms, all their sub-metric lists 15-25 ms (150 179 full
+// names), all their properties 20-57 ms; a validity check through ConfigAddMetrics 1-6 ms.
 //
 // Thread-safe (one mutex; nothing here is on a hot path). References returned stay valid for
 // the catalogue's life.

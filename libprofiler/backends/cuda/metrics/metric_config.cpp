@@ -7,10 +7,7 @@ namespace {
 
 CUptiResult add_metrics(profiler_host_api& api, host_object& host,
                         const std::vector<std::string>& metrics) {
-  std::vector<const char*> names;
-  names.reserve(metrics.size());
-  for (const std::string& m : metrics)
-    names.push_back(m.c_str());
+  std::vector<const char*> names = c_names(metrics);
   auto p = ROCPROF_HOST_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
   p.pHostObject = host.get();
   p.ppMetricNames = names.data();
@@ -20,18 +17,18 @@ CUptiResult add_metrics(profiler_host_api& api, host_object& host,
 
 // Why a set was refused: each metric tried alone (each in a fresh host object, since a refusal
 // spoils the object it happened in). Only on the error path.
-std::string explain_refusal(profiler_host_api& api, const host_target& target,
+host_status explain_refusal(profiler_host_api& api, const host_target& target,
                             const std::vector<std::string>& metrics, CUptiResult set_result) {
+  host_status st = host_status::failure(api, set_result, "ConfigAddMetrics");
   std::string rejected;
   for (const std::string& m : metrics)
     if (!try_metrics(api, target, {m}).ok()) rejected += (rejected.empty() ? "" : ", ") + m;
-  const std::string cupti = std::string{api.result_string(set_result)} + " (" +
-                            std::to_string(static_cast<int>(set_result)) + ")";
-  if (!rejected.empty())
-    return "not metrics of " + target.chip + " (" + profiler_type_name(target.type) +
-           "): " + rejected + " [" + cupti + "]";
-  return "each metric is valid on " + target.chip + " but CUPTI cannot schedule them together [" +
-         cupti + "]";
+  st.message = (rejected.empty() ? "each metric is valid on " + target.chip +
+                                       " but CUPTI cannot schedule them together"
+                                 : "not metrics of " + target.chip + " (" +
+                                       profiler_type_name(target.type) + "): " + rejected) +
+               " [" + st.message + "]";
+  return st;
 }
 
 }  // namespace
@@ -67,7 +64,7 @@ host_status build_metric_config(profiler_host_api& api, const host_target& targe
   host_status st = host_object::open(api, target, host);
   if (!st.ok()) return st;
   if (const CUptiResult r = add_metrics(api, host, metrics); r != CUPTI_SUCCESS)
-    return {r, explain_refusal(api, target, metrics, r)};
+    return explain_refusal(api, target, metrics, r);
 
   auto size = ROCPROF_HOST_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
   size.pHostObject = host.get();

@@ -16,10 +16,7 @@ host_status evaluate_range(profiler_host_api& api, const host_object& host,
   values.assign(metrics.size(), 0.0);
   if (!host) return host_status::refused("no profiler host object to evaluate in");
   if (metrics.empty()) return {};
-  std::vector<const char*> names;
-  names.reserve(metrics.size());
-  for (const std::string& m : metrics)
-    names.push_back(m.c_str());
+  std::vector<const char*> names = c_names(metrics);
   auto p = ROCPROF_HOST_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
   p.pHostObject = host.get();
   p.pCounterDataImage = counter_data.data;

@@ -63,8 +63,13 @@ std::string list_metrics_json(profiler_host_api* api, std::string_view unavailab
       target.chip = resolve_chip(requested);
       target.type = static_cast<CUpti_ProfilerType>(profiler_type);
       std::unique_ptr<metric_catalogue> catalogue;
-      host_status st = requested.empty() ? host_status::refused("no chip or architecture named")
-                                         : metric_catalogue::open(*api, target, catalogue);
+      host_status st;
+      if (requested.empty())
+        st = host_status::refused("no chip or architecture named");
+      else if (parse_architecture(requested) && chips_of_architecture(requested).empty())
+        st = host_status::refused("no chip of architecture '" + requested + "' is known");
+      else
+        st = metric_catalogue::open(*api, target, catalogue);
       if (catalogue != nullptr) doc = metric_listing(*catalogue);
       doc["requested"] = requested;
       doc["supported_chips"] = chips;
