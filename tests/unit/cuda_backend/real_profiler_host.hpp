@@ -1,6 +1,8 @@
 // The toolkit's real libcupti profiler host API, for tests that need no GPU. These tests are
 // built only with the CUDA toolkit, whose libcupti (with libnvperf_host beside it) is then on
-// the machine, so a missing one is a failure, never a skip.
+// the machine, so a missing one is a failure, never a skip. The one exception is a sanitizer
+// build: libcupti opens libnvperf_host with RTLD_DEEPBIND, which the sanitizer runtimes refuse
+// (they abort the process), so there the fixture skips, saying so.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -43,5 +45,19 @@ inline void open_real_catalogue(const std::string& chip, CUpti_ProfilerType type
   ASSERT_TRUE(st.ok()) << st.message;
   ASSERT_NE(out, nullptr);
 }
+
+// Fixture of every test that calls the real host API: `api` is ready in the test body.
+class real_profiler_host_test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "sanitizer build: libcupti loads libnvperf_host with RTLD_DEEPBIND, which "
+                    "the sanitizer runtime refuses";
+#else
+    ASSERT_NO_FATAL_FAILURE(require_real_profiler_host(api));
+#endif
+  }
+  profiler_host_api* api = nullptr;
+};
 
 }  // namespace rocprof::cuda::test

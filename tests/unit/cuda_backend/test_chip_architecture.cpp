@@ -52,19 +52,24 @@ TEST(chip_architecture, architecture_spellings) {
   EXPECT_EQ(architecture_name(10, 3), "sm_103");
 }
 
-TEST(chip_architecture, the_table_covers_every_chip_cupti_lists) {
+TEST(chip_architecture, every_row_is_consistent) {
   std::set<std::string> table;
   for (const chip_architecture& row : known_chip_architectures()) {
     EXPECT_TRUE(table.insert(row.chip).second) << "twice: " << row.chip;
     EXPECT_GE(row.major, 7) << row.chip;
     EXPECT_EQ(architecture_of_chip(row.chip), architecture_name(row.major, row.minor));
   }
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+  EXPECT_EQ(table.size(), 30U);  // the chips CUPTI 13.0 lists
+}
+
+class cupti_chips : public test::real_profiler_host_test {};
+
+TEST_F(cupti_chips, the_table_covers_every_chip_cupti_lists) {
   std::vector<std::string> chips;
   ASSERT_TRUE(supported_chips(*api, chips).ok());
+  EXPECT_GE(chips.size(), 30U);
   for (const std::string& chip : chips)
-    EXPECT_EQ(table.count(chip), 1U) << chip << " is listed by CUPTI but not in the table";
+    EXPECT_TRUE(find_chip(chip).has_value()) << chip << " is listed by CUPTI but not in the table";
 }
 
 }  // namespace

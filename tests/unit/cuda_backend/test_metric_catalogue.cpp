@@ -2,6 +2,7 @@
 // ranges the reference lists give (shared/reference/nvidia-metrics: GH100 range profiler
 // 3 389 counters + 205 ratios + 56 throughputs, PM sampling 611 + 605 + 63), sub-metrics,
 // properties, and the validity of full metric names.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,11 +16,13 @@ namespace {
 
 using test::open_real_catalogue;
 
+class cupti_catalogue : public test::real_profiler_host_test {};
+
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-TEST(metric_catalogue, gh100_range_profiler_counts_match_the_reference_lists) {
+TEST_F(cupti_catalogue, gh100_range_profiler_counts_match_the_reference_lists) {
   std::unique_ptr<metric_catalogue> cat;
   ASSERT_NO_FATAL_FAILURE(open_real_catalogue("GH100", CUPTI_PROFILER_TYPE_RANGE_PROFILER, cat));
   const size_t counters = cat->base_metrics(CUPTI_METRIC_TYPE_COUNTER).size();
@@ -51,7 +54,7 @@ TEST(metric_catalogue, gh100_range_profiler_counts_match_the_reference_lists) {
   EXPECT_LE(full, 200000U);
 }
 
-TEST(metric_catalogue, pm_sampling_and_other_chips) {
+TEST_F(cupti_catalogue, pm_sampling_and_other_chips) {
   std::unique_ptr<metric_catalogue> pm;
   ASSERT_NO_FATAL_FAILURE(open_real_catalogue("GH100", CUPTI_PROFILER_TYPE_PM_SAMPLING, pm));
   EXPECT_GE(pm->base_metric_count(), 1100U);  // 1 279 in the reference list
@@ -65,7 +68,7 @@ TEST(metric_catalogue, pm_sampling_and_other_chips) {
   EXPECT_TRUE(ga100->check("smsp__warps_launched.sum").valid);
 }
 
-TEST(metric_catalogue, sub_metrics_are_roll_ups_and_suffixes_of_each_type) {
+TEST_F(cupti_catalogue, sub_metrics_are_roll_ups_and_suffixes_of_each_type) {
   std::unique_ptr<metric_catalogue> cat;
   ASSERT_NO_FATAL_FAILURE(open_real_catalogue("GH100", CUPTI_PROFILER_TYPE_RANGE_PROFILER, cat));
   const auto& counter = cat->sub_metrics("smsp__warps_launched");
@@ -82,7 +85,7 @@ TEST(metric_catalogue, sub_metrics_are_roll_ups_and_suffixes_of_each_type) {
   EXPECT_EQ(&cat->sub_metrics("sm__cycles_elapsed"), &counter);
 }
 
-TEST(metric_catalogue, properties_describe_base_and_full_names) {
+TEST_F(cupti_catalogue, properties_describe_base_and_full_names) {
   std::unique_ptr<metric_catalogue> cat;
   ASSERT_NO_FATAL_FAILURE(open_real_catalogue("GH100", CUPTI_PROFILER_TYPE_RANGE_PROFILER, cat));
   const metric_properties* warps = cat->properties("smsp__warps_launched.sum");
@@ -99,7 +102,7 @@ TEST(metric_catalogue, properties_describe_base_and_full_names) {
   EXPECT_EQ(cat->properties("SQ_WAVES"), nullptr);  // cached refusal
 }
 
-TEST(metric_catalogue, known_full_names_are_valid) {
+TEST_F(cupti_catalogue, known_full_names_are_valid) {
   std::unique_ptr<metric_catalogue> cat;
   ASSERT_NO_FATAL_FAILURE(open_real_catalogue("GH100", CUPTI_PROFILER_TYPE_RANGE_PROFILER, cat));
   for (const char* name :
@@ -116,7 +119,7 @@ TEST(metric_catalogue, known_full_names_are_valid) {
   EXPECT_EQ(split.suffix, ".sum.per_second");
 }
 
-TEST(metric_catalogue, amd_names_typos_and_bare_bases_are_rejected_with_a_reason) {
+TEST_F(cupti_catalogue, amd_names_typos_and_bare_bases_are_rejected_with_a_reason) {
   std::unique_ptr<metric_catalogue> cat;
   ASSERT_NO_FATAL_FAILURE(open_real_catalogue("GH100", CUPTI_PROFILER_TYPE_RANGE_PROFILER, cat));
   for (const char* amd : {"SQ_WAVES", "GRBM_COUNT", "FETCH_SIZE", "TCC_HIT_sum"}) {
@@ -145,9 +148,7 @@ TEST(metric_catalogue, amd_names_typos_and_bare_bases_are_rejected_with_a_reason
   EXPECT_EQ(&cat->check("SQ_WAVES"), &cat->check("SQ_WAVES"));
 }
 
-TEST(metric_catalogue, supported_chips_and_an_unknown_chip) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+TEST_F(cupti_catalogue, supported_chips_and_an_unknown_chip) {
   std::vector<std::string> chips;
   const host_status listed = supported_chips(*api, chips);
   ASSERT_TRUE(listed.ok()) << listed.message;
@@ -167,6 +168,30 @@ TEST(metric_catalogue, supported_chips_and_an_unknown_chip) {
   target.chip = "GH100";
   target.type = CUPTI_PROFILER_TYPE_PROFILER_INVALID;
   EXPECT_FALSE(metric_catalogue::open(*api, target, cat).ok());
+}
+
+}  // namespace
+}  // namespace rocprof::cuda
+
+namespace rocprof::cuda {
+namespace {
+
+TEST(profiler_host_loader, says_why_when_the_host_api_is_missing) {
+  cupti_library none;
+  none.error = "libcupti not found";
+  EXPECT_EQ(open_profiler_host(none).api, nullptr);
+  EXPECT_EQ(open_profiler_host(none).error, "libcupti not found");
+
+  // A library without the entry points (libc here; an old libcupti in the field).
+  cupti_library libc;
+  libc.handle = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(libc.handle, nullptr);
+  libc.path = "libc.so.6";
+  const profiler_host_library host = open_profiler_host(libc);
+  EXPECT_EQ(host.api, nullptr);
+  EXPECT_NE(host.error.find("libc.so.6 has no profiler host API"), std::string::npos) << host.error;
+  EXPECT_NE(host.error.find("cuptiProfilerHostInitialize"), std::string::npos) << host.error;
+  dlclose(libc.handle);
 }
 
 }  // namespace

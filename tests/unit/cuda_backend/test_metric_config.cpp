@@ -17,9 +17,9 @@ host_target gh100(CUpti_ProfilerType type = CUPTI_PROFILER_TYPE_RANGE_PROFILER) 
   return t;
 }
 
-TEST(metric_config, three_metrics_fit_one_pass) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+class cupti_config : public test::real_profiler_host_test {};
+
+TEST_F(cupti_config, three_metrics_fit_one_pass) {
   const std::vector<std::string> metrics{"smsp__warps_launched.sum", "dram__bytes_read.sum",
                                          "sm__cycles_elapsed.max"};
   metric_config config;
@@ -34,9 +34,7 @@ TEST(metric_config, three_metrics_fit_one_pass) {
   EXPECT_EQ(again, 1U);
 }
 
-TEST(metric_config, a_large_group_needs_several_passes) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+TEST_F(cupti_config, a_large_group_needs_several_passes) {
   // The 12-metric group of cupti-notes §5 (3 passes on the H100 with its availability image;
   // 2 offline, where CUPTI assumes every counter is available).
   const std::vector<std::string> metrics{"smsp__warps_launched.sum",
@@ -58,9 +56,7 @@ TEST(metric_config, a_large_group_needs_several_passes) {
   EXPECT_GT(config.image.size(), 0U);
 }
 
-TEST(metric_config, pm_sampling_configs_too) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+TEST_F(cupti_config, pm_sampling_configs_too) {
   metric_config config;
   const host_status st = build_metric_config(*api, gh100(CUPTI_PROFILER_TYPE_PM_SAMPLING),
                                              {"gr__cycles_active.avg", "sm__cycles_active.avg",
@@ -70,9 +66,7 @@ TEST(metric_config, pm_sampling_configs_too) {
   EXPECT_EQ(config.passes, 1U);  // PM sampling needs single-pass configs (cupti-notes §2(c))
 }
 
-TEST(metric_config, refusals_name_the_metrics) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+TEST_F(cupti_config, refusals_name_the_metrics) {
   metric_config config;
   host_status st = build_metric_config(*api, gh100(), {}, config);
   EXPECT_FALSE(st.ok());

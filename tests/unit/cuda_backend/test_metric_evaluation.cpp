@@ -71,9 +71,9 @@ TEST(metric_evaluation, range_names_are_copied_and_freed) {
   EXPECT_EQ(api.delimiter, "::");
 }
 
-TEST(metric_evaluation, real_cupti_refuses_an_empty_counter_data_image) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+class cupti_evaluation : public test::real_profiler_host_test {};
+
+TEST_F(cupti_evaluation, refuses_an_empty_counter_data_image) {
   metric_config config;
   ASSERT_TRUE(build_metric_config(*api,
                                   host_target{"GH100", CUPTI_PROFILER_TYPE_RANGE_PROFILER, {}},

@@ -47,9 +47,9 @@ void expect_gh100_document(const nlohmann::json& doc) {
   EXPECT_EQ(counts.at("full").get<size_t>(), full);
 }
 
-TEST(metric_listing, gh100_by_chip_and_by_architecture) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+class cupti_listing : public test::real_profiler_host_test {};
+
+TEST_F(cupti_listing, gh100_by_chip_and_by_architecture) {
   const auto by_chip = nlohmann::json::parse(list_metrics_json(api, "", "GH100", 0));
   expect_gh100_document(by_chip);
   EXPECT_EQ(by_chip.at("requested"), "GH100");
@@ -63,9 +63,7 @@ TEST(metric_listing, gh100_by_chip_and_by_architecture) {
   EXPECT_LT(pm.at("metrics").size(), by_chip.at("metrics").size());
 }
 
-TEST(metric_listing, errors_are_documents_too) {
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
+TEST_F(cupti_listing, errors_are_documents_too) {
   const auto unknown = nlohmann::json::parse(list_metrics_json(api, "", "XX999", 0));
   EXPECT_NE(unknown.at("error").get<std::string>().find("XX999"), std::string::npos);
   EXPECT_GE(unknown.at("supported_chips").size(), 20U);
@@ -81,7 +79,7 @@ TEST(metric_listing, errors_are_documents_too) {
   EXPECT_EQ(no_cupti.at("error"), "libcupti not found");
 }
 
-TEST(metric_listing, the_plugin_exports_the_listing) {
+TEST_F(cupti_listing, the_plugin_exports_the_listing) {
   void* plugin = dlopen(ROCPROF_CUDA_PLUGIN_FILE, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(plugin, nullptr) << dlerror();
   using list_fn = const char* (*)(const char*, int);
@@ -97,13 +95,11 @@ TEST(metric_listing, the_plugin_exports_the_listing) {
 
 // Not a check: prints what README.md reports (first host object of a process, enumeration,
 // expanding every sub-metric list, properties, the listing and a validity check).
-TEST(metric_listing, measure_catalogue_costs) {
+TEST_F(cupti_listing, measure_catalogue_costs) {
   using clock = std::chrono::steady_clock;
   auto ms = [](clock::time_point since) {
     return std::chrono::duration<double, std::milli>(clock::now() - since).count();
   };
-  profiler_host_api* api = nullptr;
-  ASSERT_NO_FATAL_FAILURE(test::require_real_profiler_host(api));
   host_target target{"GH100", CUPTI_PROFILER_TYPE_RANGE_PROFILER, {}};
   auto t = clock::now();
   std::unique_ptr<metric_catalogue> cat;
