@@ -21,7 +21,8 @@ def main():
     nm = subprocess.run(["nm", "-D", "--defined-only", plugin], capture_output=True, text=True)
     exported = sorted(line.split()[-1] for line in nm.stdout.splitlines() if " T " in line)
     c.eq(exported, ["InitializeInjection", "rocprof_backend_register",
-                    "rocprof_cuda_list_agents_json"], "exported symbols")
+                    "rocprof_cuda_list_agents_json", "rocprof_cuda_list_metrics_json"],
+         "exported symbols")
     ldd = subprocess.run(["ldd", plugin], capture_output=True, text=True).stdout
     for lib in ("libcupti", "libcudart", "libcuda.so"):
         c.check(lib not in ldd, f"the plugin does not link {lib}")
