@@ -13,6 +13,11 @@ namespace rocprof::cuda {
 bool report_cupti_result(cupti_api& api, CUptiResult r, const char* expr, const char* file,
                          int line);
 
+// The same report with CUPTI's error text already looked up, for the other wrappers over CUPTI
+// (metrics/profiler_host_api.hpp overloads report_cupti_result with it).
+bool report_cupti_failure(const char* error_text, CUptiResult r, const char* expr, const char* file,
+                          int line);
+
 }  // namespace rocprof::cuda
 
 // ROCPROF_CUPTI_CALL(api, api.activity_enable(kind)) -> bool

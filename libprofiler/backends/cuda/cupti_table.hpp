@@ -4,7 +4,8 @@
 #pragma once
 
 #include <cupti.h>
-#include <cupti_pcsampling.h>  // cuptiGetCubinCrc
+#include <cupti_pcsampling.h>     // cuptiGetCubinCrc
+#include <cupti_profiler_host.h>  // metrics/: enumeration, pass counting, evaluation
 
 namespace rocprof::cuda {
 
@@ -28,12 +29,34 @@ namespace rocprof::cuda {
   X(cuptiGetDeviceId)                       \
   X(cuptiFinalize)
 
+// The profiler host API (metric catalogue, config images, evaluation; works without a GPU). A
+// separate, optional table: metrics/profiler_host_loader.hpp resolves it from the same handle,
+// so a libcupti without it (or a stand-in for tests) still traces.
+#define ROCPROF_CUPTI_PROFILER_HOST_FUNCTIONS(X)      \
+  X(cuptiProfilerHostGetSupportedChips)               \
+  X(cuptiProfilerHostInitialize)                      \
+  X(cuptiProfilerHostDeinitialize)                    \
+  X(cuptiProfilerHostGetBaseMetrics)                  \
+  X(cuptiProfilerHostGetSubMetrics)                   \
+  X(cuptiProfilerHostGetMetricProperties)             \
+  X(cuptiProfilerHostConfigAddMetrics)                \
+  X(cuptiProfilerHostGetConfigImageSize)              \
+  X(cuptiProfilerHostGetConfigImage)                  \
+  X(cuptiProfilerHostGetNumOfPasses)                  \
+  X(cuptiProfilerHostGetMaxNumHardwareMetricsPerPass) \
+  X(cuptiProfilerHostEvaluateToGpuValues)             \
+  X(cuptiProfilerHostGetRangeName)
+
 // One pointer per entry point, typed from the header's own declaration so a signature change in
 // a new CUPTI is a compile error here rather than a crash at run time.
 struct cupti_table {
 #define ROCPROF_CUPTI_MEMBER(name) decltype(&::name) name = nullptr;
   ROCPROF_CUPTI_FUNCTIONS(ROCPROF_CUPTI_MEMBER)
-#undef ROCPROF_CUPTI_MEMBER
 };
+
+struct cupti_profiler_host_table {
+  ROCPROF_CUPTI_PROFILER_HOST_FUNCTIONS(ROCPROF_CUPTI_MEMBER)
+};
+#undef ROCPROF_CUPTI_MEMBER
 
 }  // namespace rocprof::cuda

@@ -20,7 +20,8 @@ def main():
     c = cc.checker("plugin_without_gpu")
     nm = subprocess.run(["nm", "-D", "--defined-only", plugin], capture_output=True, text=True)
     exported = sorted(line.split()[-1] for line in nm.stdout.splitlines() if " T " in line)
-    c.eq(exported, ["InitializeInjection", "rocprof_backend_register"], "exported functions")
+    c.eq(exported, ["InitializeInjection", "rocprof_backend_register",
+                     "rocprof_cuda_list_metrics_json"], "exported functions")
     data = sorted(line.split()[-1] for line in nm.stdout.splitlines() if " R " in line or " D " in line)
     c.eq(data, ["rocprof_backend_manifest"], "exported data (the backend manifest)")
     ldd = subprocess.run(["ldd", plugin], capture_output=True, text=True).stdout
