@@ -9,13 +9,23 @@
 
 #include "abi_sink.hpp"
 #include "plugin_state.hpp"
+#include "rocprof/common/c_boundary.hpp"
 
 namespace rocprof::cuda {
 namespace {
 
 std::atomic<abi_sink*> g_core_sink{nullptr};
 
-rocprofiler_status_t backend_start(void*, const rocprof_enabled_kinds_t* kinds) {
+using c_boundary::guarded_call;
+
+// The core calls these through the ABI table: each runs its body through the C-boundary guard.
+template <typename Fn>
+rocprofiler_status_t guarded_status(const char* where, Fn&& fn) {
+  return c_boundary::guarded_or(where, ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES,
+                                ROCPROFILER_STATUS_ERROR, std::forward<Fn>(fn));
+}
+
+rocprofiler_status_t start(const rocprof_enabled_kinds_t* kinds) {
   abi_sink* sink = g_core_sink.load();
   if (sink == nullptr || kinds == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   sink->set_kinds(*kinds);
@@ -33,18 +43,26 @@ rocprofiler_status_t backend_start(void*, const rocprof_enabled_kinds_t* kinds) 
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
+rocprofiler_status_t backend_start(void*, const rocprof_enabled_kinds_t* kinds) {
+  return guarded_status("cuda backend start", [&] { return start(kinds); });
+}
+
 void backend_stop(void*) {
-  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
-    std::fprintf(stderr, "rocprofv3 [cuda]: core stop\n");
-  stop_backend();
+  guarded_call("cuda backend stop", [] {
+    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+      std::fprintf(stderr, "rocprofv3 [cuda]: core stop\n");
+    stop_backend();
+  });
 }
 void backend_flush(void*) {
-  flush_backend();
+  guarded_call("cuda backend flush", [] { flush_backend(); });
 }
 void backend_shutdown(void*) {
-  stop_backend();
-  // The sink stays allocated: CUPTI's threads may still be winding down.
-  g_core_sink.store(nullptr);
+  guarded_call("cuda backend shutdown", [] {
+    stop_backend();
+    // The sink stays allocated: CUPTI's threads may still be winding down.
+    g_core_sink.store(nullptr);
+  });
 }
 
 CUpti_CallbackDomain domain_of(int is_buffer_kind, uint32_t kind, bool& ok) {
@@ -60,8 +78,8 @@ CUpti_CallbackDomain domain_of(int is_buffer_kind, uint32_t kind, bool& ok) {
   return CUPTI_CB_DOMAIN_INVALID;
 }
 
-const char* backend_operation_name(void*, int is_buffer_kind, uint32_t kind,
-                                   rocprofiler_tracing_operation_t operation) {
+const char* operation_name(int is_buffer_kind, uint32_t kind,
+                           rocprofiler_tracing_operation_t operation) {
   bool ok = false;
   const CUpti_CallbackDomain domain = domain_of(is_buffer_kind, kind, ok);
   const cupti_library& lib = cupti();
@@ -72,6 +90,12 @@ const char* backend_operation_name(void*, int is_buffer_kind, uint32_t kind,
   return name;
 }
 
+const char* backend_operation_name(void*, int is_buffer_kind, uint32_t kind,
+                                   rocprofiler_tracing_operation_t operation) {
+  return c_boundary::guarded_or("cuda backend operation_name", static_cast<const char*>(nullptr),
+                                [&] { return operation_name(is_buffer_kind, kind, operation); });
+}
+
 int32_t backend_operation_count(void*, int is_buffer_kind, uint32_t kind) {
   bool ok = false;
   const CUpti_CallbackDomain domain = domain_of(is_buffer_kind, kind, ok);
@@ -80,17 +104,7 @@ int32_t backend_operation_count(void*, int is_buffer_kind, uint32_t kind) {
                                                : static_cast<int32_t>(CUPTI_DRIVER_TRACE_CBID_SIZE);
 }
 
-}  // namespace
-
-backend_sink* core_sink() {
-  return g_core_sink.load();
-}
-
-}  // namespace rocprof::cuda
-
-extern "C" __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
-    const rocprof_core_services_t* core, rocprof_backend_t* out) {
-  using namespace rocprof::cuda;
+rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocprof_backend_t* out) {
   if (core == nullptr || out == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   if (core->abi_version != ROCPROF_BACKEND_ABI_VERSION)
     return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
@@ -107,4 +121,18 @@ extern "C" __attribute__((visibility("default"))) rocprofiler_status_t rocprof_b
   out->operation_name = &backend_operation_name;
   out->operation_count = &backend_operation_count;
   return ROCPROFILER_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+backend_sink* core_sink() {
+  return g_core_sink.load();
+}
+
+}  // namespace rocprof::cuda
+
+extern "C" __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
+    const rocprof_core_services_t* core, rocprof_backend_t* out) {
+  using namespace rocprof::cuda;
+  return guarded_status(__func__, [&] { return register_backend(core, out); });
 }
