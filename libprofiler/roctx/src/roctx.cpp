@@ -82,11 +82,9 @@ using rocprof::c_boundary::guarded_call;
 using rocprof::c_boundary::guarded_or;
 
 // The naming calls of HSA agents, HIP devices and streams: one core entry, told apart by op.
-int name_object(const char* where, int operation, const char* name, uint64_t object) {
-  return guarded_or(where, -1, [&] {
-    if (const core_entry_points* c = core()) return c->name_object(operation, name, object);
-    return 0;
-  });
+int name_object(int operation, const char* name, uint64_t object) {
+  if (const core_entry_points* c = core()) return c->name_object(operation, name, object);
+  return 0;
 }
 
 }  // namespace
@@ -152,18 +150,24 @@ ROCTX_API int roctxNameOsThread(const char* name) {
 }
 
 ROCTX_API int roctxNameHsaAgent(const char* name, const struct hsa_agent_s* agent) {
-  return name_object(__func__, ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent, name,
-                     reinterpret_cast<uintptr_t>(agent));
+  return guarded_or(__func__, -1, [&] {
+    return name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent, name,
+                       reinterpret_cast<uintptr_t>(agent));
+  });
 }
 
 ROCTX_API int roctxNameHipDevice(const char* name, int device_id) {
-  return name_object(__func__, ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice, name,
-                     static_cast<uint64_t>(device_id));
+  return guarded_or(__func__, -1, [&] {
+    return name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice, name,
+                       static_cast<uint64_t>(device_id));
+  });
 }
 
 ROCTX_API int roctxNameHipStream(const char* name, const struct ihipStream_t* stream) {
-  return name_object(__func__, ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream, name,
-                     reinterpret_cast<uintptr_t>(stream));
+  return guarded_or(__func__, -1, [&] {
+    return name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream, name,
+                       reinterpret_cast<uintptr_t>(stream));
+  });
 }
 
 ROCTX_API int roctxGetThreadId(roctx_thread_id_t* tid) {
