@@ -73,9 +73,10 @@ static_assert(sizeof(status_table) / sizeof(status_table[0]) == ROCPROFILER_STAT
               "one entry per status code");
 static_assert(status_table_in_order(), "status_table must follow the enum order");
 
-const status_text* find_status(rocprofiler_status_t status) {
-  const auto i = static_cast<size_t>(status);
-  return i < ROCPROFILER_STATUS_LAST ? &status_table[i] : nullptr;
+// Takes the code as an integer: callers may pass any value, and an out-of-range enum must not
+// be read back from memory (UBSan's enum check) inside the guarded body.
+const status_text* find_status(size_t code) {
+  return code < ROCPROFILER_STATUS_LAST ? &status_table[code] : nullptr;
 }
 
 }  // namespace
@@ -87,16 +88,18 @@ using rocprof::core::guarded;
 
 ROCPROFILER_API const char* rocprofiler_get_status_name(rocprofiler_status_t status) {
   constexpr const char* unknown = "ROCPROFILER_STATUS_UNKNOWN";
-  return rocprof::core::guarded_or(__func__, unknown, [&] {
-    const auto* s = rocprof::core::find_status(status);
+  const auto code = static_cast<size_t>(status);
+  return rocprof::core::guarded_or(__func__, unknown, [code] {
+    const auto* s = rocprof::core::find_status(code);
     return s != nullptr ? s->name : unknown;
   });
 }
 
 ROCPROFILER_API const char* rocprofiler_get_status_string(rocprofiler_status_t status) {
   constexpr const char* unknown = "Unknown status code";
-  return rocprof::core::guarded_or(__func__, unknown, [&] {
-    const auto* s = rocprof::core::find_status(status);
+  const auto code = static_cast<size_t>(status);
+  return rocprof::core::guarded_or(__func__, unknown, [code] {
+    const auto* s = rocprof::core::find_status(code);
     return s != nullptr ? s->text : unknown;
   });
 }
