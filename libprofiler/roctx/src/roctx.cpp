@@ -89,43 +89,35 @@ int name_object(int operation, const char* name, uint64_t object) {
 
 }  // namespace
 
-// Every entry point runs through the C-boundary guard (rocprof/common/c_boundary.hpp): on an
-// internal failure it returns the documented error value (-1 for int results, range id 0)
-// instead of letting an exception into the application.
+// No exception leaves ROCTx: on an internal failure a call returns its documented error value
+// (-1 for int results, range id 0). The core's marker entries run through the C-boundary guard
+// themselves (rocprof/common/c_boundary.hpp), so the hot calls (mark, ranges) forward to them
+// outside a guard of their own: the forward stays a tail call. Everything else here runs
+// through the guard.
 extern "C" {
 
 ROCTX_API void roctxMarkA(const char* message) {
-  guarded_call(__func__, [&] {
-    if (const core_entry_points* c = core()) c->mark(nullptr, message);
-  });
+  if (const core_entry_points* c = core()) return c->mark(nullptr, message);
 }
 
 ROCTX_API int roctxRangePushA(const char* message) {
-  return guarded_or(__func__, -1, [&] {
-    if (const core_entry_points* c = core()) return c->push(nullptr, message);
-    return t_depth++;
-  });
+  if (const core_entry_points* c = core()) return c->push(nullptr, message);
+  return guarded_or(__func__, -1, [] { return t_depth++; });
 }
 
 ROCTX_API int roctxRangePop(void) {
-  return guarded_or(__func__, -1, [&] {
-    if (const core_entry_points* c = core()) return c->pop(nullptr);
-    if (t_depth == 0) return -1;
-    return --t_depth;
-  });
+  if (const core_entry_points* c = core()) return c->pop(nullptr);
+  return guarded_or(__func__, -1, [] { return t_depth == 0 ? -1 : --t_depth; });
 }
 
 ROCTX_API roctx_range_id_t roctxRangeStartA(const char* message) {
-  return guarded_or(__func__, roctx_range_id_t{0}, [&] {
-    if (const core_entry_points* c = core()) return roctx_range_id_t{c->start(nullptr, message)};
-    return g_next_range_id.fetch_add(1, std::memory_order_relaxed);
-  });
+  if (const core_entry_points* c = core()) return c->start(nullptr, message);
+  return guarded_or(__func__, roctx_range_id_t{0},
+                    [] { return g_next_range_id.fetch_add(1, std::memory_order_relaxed); });
 }
 
 ROCTX_API void roctxRangeStop(roctx_range_id_t id) {
-  guarded_call(__func__, [&] {
-    if (const core_entry_points* c = core()) c->stop(nullptr, id);
-  });
+  if (const core_entry_points* c = core()) return c->stop(nullptr, id);
 }
 
 ROCTX_API int roctxProfilerPause(roctx_thread_id_t tid) {

@@ -20,6 +20,9 @@ EXPORTED = re.compile(r'^(extern "C" )?(ROCPROFILER_API|ROCTX_API|'
 ATTRIBUTE = re.compile(r'__attribute__\(\(visibility\("default"\)\)\)')
 NAME = re.compile(r"(\w+)\s*\(")
 GUARD = re.compile(r"\bguarded\w*\s*\(")
+# Entry points that only forward to a core marker entry, which is guarded itself: a guard of
+# their own would cost the tail call on the hot path (libprofiler/roctx/src/roctx.cpp).
+FORWARDERS = {"roctxMarkA", "roctxRangeStop"}
 
 
 def exported_functions(text):
@@ -55,7 +58,7 @@ def main():
                 with open(path) as source:
                     for name, body in exported_functions(source.read()):
                         checked += 1
-                        if not GUARD.search(body):
+                        if not GUARD.search(body) and name not in FORWARDERS:
                             missing.append("{}: {}".format(os.path.relpath(path, root), name))
     print("{} exported functions checked".format(checked))
     for m in missing:
