@@ -52,6 +52,8 @@ def main():
 
     # The installed plugin alone (no core): one line saying why, and the process goes on.
     out = os.path.join(workdir, "no_gpu.json")
+    if os.path.exists(out):
+        os.remove(out)  # an earlier run's
     p, ours = inject(plugin, dict(os.environ, ROCPROF_CUDA_STANDALONE_OUTPUT=out,
                                   CUDA_VISIBLE_DEVICES=""))
     c.eq(p.returncode, 0, "process exit status (installed plugin)")
