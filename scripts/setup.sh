@@ -5,9 +5,10 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git file
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libsqlite3-dev libdw-dev
-  libopen-trace-format2-dev otf2-tools
+  libopen-trace-format2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  protobuf-compiler sqlite3 python3
+  # The golden tests' independent readers: without one they fail (never skip).
+  otf2-tools protobuf-compiler sqlite3 python3
   libtrilinos-kokkos-dev
 )
 sudo_cmd=()

@@ -31,7 +31,9 @@ def run(cmd, env, timeout=300):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", required=True)
-    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--plugin", required=True,
+                    help="the plugin variant with the standalone sink "
+                         "(librocprofiler-sdk-cuda-standalone.so, a test build)")
     ap.add_argument("--bare", required=True)
     ap.add_argument("--rocprofv3")
     ap.add_argument("--runs", type=int, default=3)

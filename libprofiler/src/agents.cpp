@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "guarded.hpp"
+
 namespace rocprof::core {
 namespace {
 
@@ -187,15 +189,19 @@ extern "C" ROCPROFILER_API rocprofiler_status_t rocprofiler_query_available_agen
     rocprofiler_agent_version_t version, rocprofiler_query_available_agents_cb_t callback,
     size_t agent_size, void* user_data) {
   using namespace rocprof::core;
-  if (version != ROCPROFILER_AGENT_INFO_VERSION_0) return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
-  if (agent_size > sizeof(rocprofiler_agent_v0_t)) return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
-  std::vector<const void*> pointers;
-  {
-    agent_table& t = table();
-    std::lock_guard<std::mutex> lock(t.mutex);
-    if (!t.cpus_discovered) discover_cpus(t);
-    for (const owned_agent& a : t.agents)
-      pointers.push_back(&a.agent);
-  }
-  return callback(version, pointers.data(), pointers.size(), user_data);
+  return guarded(__func__, [&] {
+    if (version != ROCPROFILER_AGENT_INFO_VERSION_0)
+      return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
+    if (agent_size > sizeof(rocprofiler_agent_v0_t))
+      return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
+    std::vector<const void*> pointers;
+    {
+      agent_table& t = table();
+      std::lock_guard<std::mutex> lock(t.mutex);
+      if (!t.cpus_discovered) discover_cpus(t);
+      for (const owned_agent& a : t.agents)
+        pointers.push_back(&a.agent);
+    }
+    return callback(version, pointers.data(), pointers.size(), user_data);
+  });
 }

@@ -10,6 +10,8 @@
 
 #include "backend_scan.hpp"
 #include "context.hpp"
+#include "dispatch.hpp"
+#include "guarded.hpp"
 #include "registration.hpp"
 #include "rocprofiler-sdk/rocprofiler.h"
 
@@ -271,8 +273,10 @@ int32_t backend_operation_count(bool is_buffer_kind, uint32_t kind) {
 
 extern "C" ROCPROFILER_API rocprofiler_status_t rocprof_backend_request(const char* name) {
   using namespace rocprof::core;
-  ensure_initialized();
-  const rocprofiler_status_t status = load_backend(name);
-  if (status == ROCPROFILER_STATUS_SUCCESS) contexts_changed();  // start it if kinds are on
-  return status;
+  return guarded(__func__, [&] {
+    ensure_initialized();
+    const rocprofiler_status_t status = load_backend(name);
+    if (status == ROCPROFILER_STATUS_SUCCESS) contexts_changed();  // start it if kinds are on
+    return status;
+  });
 }

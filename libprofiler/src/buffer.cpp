@@ -12,6 +12,7 @@
 
 #include "callback_thread.hpp"
 #include "context.hpp"
+#include "guarded.hpp"
 #include "registration.hpp"
 #include "thread_state.hpp"
 
@@ -259,8 +260,11 @@ void deliver_batch(buffer* b, uint64_t& drops) {
   if (b->batch.empty() && drops == 0) return;
   b->delivering_tid.store(current_thread() != nullptr ? current_thread()->tid : 1,
                           std::memory_order_relaxed);
-  b->callback(b->context, rocprofiler_buffer_id_t{buffer_handle(b->index)}, b->batch.data(),
-              b->batch.size(), b->callback_data, drops);
+  // The tool's callback is C: an exception it lets out is reported and the thread goes on.
+  guarded_call("a buffer callback", [&] {
+    b->callback(b->context, rocprofiler_buffer_id_t{buffer_handle(b->index)}, b->batch.data(),
+                b->batch.size(), b->callback_data, drops);
+  });
   b->delivering_tid.store(0, std::memory_order_relaxed);
   drops = 0;
   b->batch.clear();

@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <memory>
 #include <new>
+#include <system_error>
 
 #include "buffer.hpp"
+#include "guarded.hpp"
 #include "registration.hpp"
 #include "rocprofiler-sdk/internal_threading.h"
 #include "thread_state.hpp"
@@ -82,6 +85,18 @@ void thread_main(callback_thread* t) {
 
 std::mutex g_create_mutex;
 
+// The delivery thread of t, started; nullptr (nothing started) when the system has no thread
+// or no memory for it: the caller reports a status instead of letting the exception out.
+std::thread* start_worker(callback_thread* t) {
+  try {
+    return new std::thread(thread_main, t);
+  } catch (const std::system_error&) {
+    return nullptr;
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
 // Before a fork: wait until no delivery is in progress and keep new ones from starting (each
 // buffer's consume lock held across the fork), so that the parent's delivery threads are not
 // in the middle of a tool callback, or of an allocation, when the child is made. Bounded: a
@@ -139,7 +154,9 @@ void restart_after_fork() {
     // The parent's std::thread cannot be joined or destroyed here: kept reachable, unused.
     static auto* abandoned_workers = new std::vector<std::thread*>();
     abandoned_workers->push_back(t->worker);
-    t->worker = new std::thread(thread_main, t);
+    // Without a thread the child's buffers are delivered by flushes on the caller's thread.
+    t->worker = start_worker(t);
+    if (t->worker == nullptr) t->running.store(false);
   }
 }
 
@@ -167,20 +184,29 @@ callback_thread* create_callback_thread() {
   static const int registered =
       pthread_atfork(quiesce_before_fork, resume_after_fork_in_parent, restart_after_fork);
   (void)registered;
-  auto* t = new callback_thread();
+  // Owned here until the thread runs: a failure (no memory, no thread to be had) leaves no
+  // half-made entry in the table, and a later call may try again.
+  std::unique_ptr<callback_thread> t{new (std::nothrow) callback_thread()};
+  if (t == nullptr) return nullptr;
   t->index = n;
   t->running.store(true);
   run_internal_thread_callbacks(true);
-  t->worker = new std::thread(thread_main, t);
+  t->worker = start_worker(t.get());
   run_internal_thread_callbacks(false);
-  g_callback_threads[n] = t;
+  if (t->worker == nullptr) return nullptr;
+  g_callback_threads[n] = t.get();
   g_num_callback_threads.store(n + 1, std::memory_order_release);
-  return t;
+  return t.release();
 }
 
 callback_thread* default_callback_thread() {
-  static callback_thread* t = create_callback_thread();
-  return t;
+  // Made on first use; a failed attempt is tried again by the next buffer.
+  static std::atomic<callback_thread*> t{nullptr};
+  static std::mutex m;
+  if (callback_thread* made = t.load(std::memory_order_acquire)) return made;
+  std::lock_guard<std::mutex> lock(m);
+  if (t.load() == nullptr) t.store(create_callback_thread(), std::memory_order_release);
+  return t.load();
 }
 
 void assign_buffer(buffer* b, callback_thread* t) {
@@ -234,35 +260,43 @@ void stop_callback_threads() {
 
 extern "C" {
 
+using rocprof::core::guarded;
+
 ROCPROFILER_API rocprofiler_status_t rocprofiler_at_internal_thread_create(
     rocprofiler_internal_thread_library_cb_t precreate,
     rocprofiler_internal_thread_library_cb_t postcreate, int libs, void* data) {
   using namespace rocprof::core;
-  std::lock_guard<std::mutex> lock(g_hooks_mutex);
-  g_hooks.push_back(thread_create_hook{precreate, postcreate, libs, data});
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    std::lock_guard<std::mutex> lock(g_hooks_mutex);
+    g_hooks.push_back(thread_create_hook{precreate, postcreate, libs, data});
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t
 rocprofiler_create_callback_thread(rocprofiler_callback_thread_t* cb_thread_id) {
   using namespace rocprof::core;
-  if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-  callback_thread* t = create_callback_thread();
-  if (t == nullptr) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
-  cb_thread_id->handle = callback_thread_handle(t->index);
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    callback_thread* t = create_callback_thread();
+    if (t == nullptr) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+    cb_thread_id->handle = callback_thread_handle(t->index);
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_assign_callback_thread(
     rocprofiler_buffer_id_t buffer_id, rocprofiler_callback_thread_t cb_thread_id) {
   using namespace rocprof::core;
-  if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-  buffer* b = find_buffer(buffer_id);
-  if (b == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  callback_thread* t = find_callback_thread(cb_thread_id);
-  if (t == nullptr) return ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND;
-  assign_buffer(b, t);
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    buffer* b = find_buffer(buffer_id);
+    if (b == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+    callback_thread* t = find_callback_thread(cb_thread_id);
+    if (t == nullptr) return ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND;
+    assign_buffer(b, t);
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 }  // extern "C"

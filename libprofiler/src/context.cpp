@@ -5,6 +5,7 @@
 #include "backend_loader.hpp"
 #include "buffer.hpp"
 #include "code_objects.hpp"
+#include "guarded.hpp"
 #include "registration.hpp"
 
 namespace rocprof::core {
@@ -74,96 +75,110 @@ using namespace rocprof::core;
 
 ROCPROFILER_API rocprofiler_status_t
 rocprofiler_create_context(rocprofiler_context_id_t* context_id) {
-  if (context_id->handle != 0) return ROCPROFILER_STATUS_ERROR_CONTEXT_ID_NOT_ZERO;
-  if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-  std::lock_guard<std::recursive_mutex> lock(config_mutex());
-  const uint32_t n = g_num_contexts.load();
-  if (n >= max_contexts) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
-  auto* ctx = new context();
-  ctx->index = n;
-  ctx->tool = current_tool();
-  g_contexts[n] = ctx;
-  g_num_contexts.store(n + 1, std::memory_order_release);
-  context_id->handle = context_handle(n);
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (context_id->handle != 0) return ROCPROFILER_STATUS_ERROR_CONTEXT_ID_NOT_ZERO;
+    if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    std::lock_guard<std::recursive_mutex> lock(config_mutex());
+    const uint32_t n = g_num_contexts.load();
+    if (n >= max_contexts) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+    auto* ctx = new context();
+    ctx->index = n;
+    ctx->tool = current_tool();
+    g_contexts[n] = ctx;
+    g_num_contexts.store(n + 1, std::memory_order_release);
+    context_id->handle = context_handle(n);
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t
 rocprofiler_start_context(rocprofiler_context_id_t context_id) {
-  context* ctx = find_context(context_id);
-  if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  if (!ctx->valid.load()) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
-  if (finalizing()) return ROCPROFILER_STATUS_ERROR_FINALIZED;
-  if (!ctx->active.exchange(true)) {
-    contexts_changed();
-    replay_code_objects(ctx);
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    context* ctx = find_context(context_id);
+    if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+    if (!ctx->valid.load()) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+    if (finalizing()) return ROCPROFILER_STATUS_ERROR_FINALIZED;
+    if (!ctx->active.exchange(true)) {
+      contexts_changed();
+      replay_code_objects(ctx);
+    }
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_stop_context(rocprofiler_context_id_t context_id) {
-  context* ctx = find_context(context_id);
-  if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  if (ctx->active.exchange(false)) contexts_changed();
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    context* ctx = find_context(context_id);
+    if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+    if (ctx->active.exchange(false)) contexts_changed();
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t
 rocprofiler_context_is_active(rocprofiler_context_id_t context_id, int* status) {
-  context* ctx = find_context(context_id);
-  if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  *status = ctx->active.load() ? 1 : 0;
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    context* ctx = find_context(context_id);
+    if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+    *status = ctx->active.load() ? 1 : 0;
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t
 rocprofiler_context_is_valid(rocprofiler_context_id_t context_id, int* status) {
-  context* ctx = find_context(context_id);
-  *status = (ctx != nullptr && ctx->valid.load()) ? 1 : 0;
-  return ctx == nullptr ? ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND : ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    context* ctx = find_context(context_id);
+    *status = (ctx != nullptr && ctx->valid.load()) ? 1 : 0;
+    return ctx == nullptr ? ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND : ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_configure_buffer_tracing_service(
     rocprofiler_context_id_t context_id, rocprofiler_buffer_tracing_kind_t kind,
     const rocprofiler_tracing_operation_t* operations, size_t operations_count,
     rocprofiler_buffer_id_t buffer_id) {
-  if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-  context* ctx = find_context(context_id);
-  if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  if (kind <= ROCPROFILER_BUFFER_TRACING_NONE || kind >= ROCPROFILER_BUFFER_TRACING_LAST)
-    return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  buffer* b = find_buffer(buffer_id);
-  if (b == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  std::lock_guard<std::recursive_mutex> lock(config_mutex());
-  buffer_service& svc = ctx->buffers[kind];
-  if (svc.target != nullptr) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
-  svc.ops.set(operations, operations_count);
-  svc.target = b;
-  g_buffer_kind_contexts[kind].fetch_or(uint64_t{1} << ctx->index, std::memory_order_release);
-  if (const char* backend = backend_for_buffer_kind(kind)) load_backend(backend);
-  if (ctx->active.load()) contexts_changed();
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    context* ctx = find_context(context_id);
+    if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+    if (kind <= ROCPROFILER_BUFFER_TRACING_NONE || kind >= ROCPROFILER_BUFFER_TRACING_LAST)
+      return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+    buffer* b = find_buffer(buffer_id);
+    if (b == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+    std::lock_guard<std::recursive_mutex> lock(config_mutex());
+    buffer_service& svc = ctx->buffers[kind];
+    if (svc.target != nullptr) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+    svc.ops.set(operations, operations_count);
+    svc.target = b;
+    g_buffer_kind_contexts[kind].fetch_or(uint64_t{1} << ctx->index, std::memory_order_release);
+    if (const char* backend = backend_for_buffer_kind(kind)) load_backend(backend);
+    if (ctx->active.load()) contexts_changed();
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
     rocprofiler_context_id_t context_id, rocprofiler_callback_tracing_kind_t kind,
     const rocprofiler_tracing_operation_t* operations, size_t operations_count,
     rocprofiler_callback_tracing_cb_t callback, void* callback_args) {
-  if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-  context* ctx = find_context(context_id);
-  if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  if (kind <= ROCPROFILER_CALLBACK_TRACING_NONE || kind >= ROCPROFILER_CALLBACK_TRACING_LAST)
-    return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  std::lock_guard<std::recursive_mutex> lock(config_mutex());
-  callback_service& svc = ctx->callbacks[kind];
-  if (svc.callback != nullptr) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
-  svc.ops.set(operations, operations_count);
-  svc.data = callback_args;
-  svc.callback = callback;
-  g_callback_kind_contexts[kind].fetch_or(uint64_t{1} << ctx->index, std::memory_order_release);
-  if (const char* backend = backend_for_callback_kind(kind)) load_backend(backend);
-  if (ctx->active.load()) contexts_changed();
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (!configuration_open()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    context* ctx = find_context(context_id);
+    if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+    if (kind <= ROCPROFILER_CALLBACK_TRACING_NONE || kind >= ROCPROFILER_CALLBACK_TRACING_LAST)
+      return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+    std::lock_guard<std::recursive_mutex> lock(config_mutex());
+    callback_service& svc = ctx->callbacks[kind];
+    if (svc.callback != nullptr) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+    svc.ops.set(operations, operations_count);
+    svc.data = callback_args;
+    svc.callback = callback;
+    g_callback_kind_contexts[kind].fetch_or(uint64_t{1} << ctx->index, std::memory_order_release);
+    if (const char* backend = backend_for_callback_kind(kind)) load_backend(backend);
+    if (ctx->active.load()) contexts_changed();
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 }  // extern "C"

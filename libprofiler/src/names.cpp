@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "backend_loader.hpp"
+#include "guarded.hpp"
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 
@@ -199,72 +200,87 @@ using namespace rocprof::core;
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_name(
     rocprofiler_buffer_tracing_kind_t kind, const char** name, uint64_t* name_len) {
-  return query_kind_name(true, static_cast<uint32_t>(kind), name, name_len);
+  return guarded(
+      __func__, [&] { return query_kind_name(true, static_cast<uint32_t>(kind), name, name_len); });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_operation_name(
     rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_operation_t operation,
     const char** name, uint64_t* name_len) {
-  return query_op_name(true, static_cast<uint32_t>(kind), operation, name, name_len);
+  return guarded(__func__, [&] {
+    return query_op_name(true, static_cast<uint32_t>(kind), operation, name, name_len);
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_callback_tracing_kind_name(
     rocprofiler_callback_tracing_kind_t kind, const char** name, uint64_t* name_len) {
-  return query_kind_name(false, static_cast<uint32_t>(kind), name, name_len);
+  return guarded(__func__, [&] {
+    return query_kind_name(false, static_cast<uint32_t>(kind), name, name_len);
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_callback_tracing_kind_operation_name(
     rocprofiler_callback_tracing_kind_t kind, rocprofiler_tracing_operation_t operation,
     const char** name, uint64_t* name_len) {
-  return query_op_name(false, static_cast<uint32_t>(kind), operation, name, name_len);
+  return guarded(__func__, [&] {
+    return query_op_name(false, static_cast<uint32_t>(kind), operation, name, name_len);
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kinds(
     rocprofiler_buffer_tracing_kind_cb_t callback, void* data) {
-  for (uint32_t k = 1; k < ROCPROFILER_BUFFER_TRACING_LAST; ++k)
-    if (callback(static_cast<rocprofiler_buffer_tracing_kind_t>(k), data) != 0) break;
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    for (uint32_t k = 1; k < ROCPROFILER_BUFFER_TRACING_LAST; ++k)
+      if (callback(static_cast<rocprofiler_buffer_tracing_kind_t>(k), data) != 0) break;
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kind_operations(
     rocprofiler_buffer_tracing_kind_t kind, rocprofiler_buffer_tracing_kind_operation_cb_t callback,
     void* data) {
-  if (kind <= 0 || kind >= ROCPROFILER_BUFFER_TRACING_LAST)
-    return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  int32_t first = 0, count = 0;
-  op_range(true, static_cast<uint32_t>(kind), first, count);
-  for (int32_t op = first; op < count; ++op) {
-    // Backend-owned id spaces (CUPTI callback ids) have holes: report named ids only.
-    if (query_op_name(true, static_cast<uint32_t>(kind), op, nullptr, nullptr) !=
-        ROCPROFILER_STATUS_SUCCESS)
-      continue;
-    if (callback(kind, op, data) != 0) break;
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (kind <= 0 || kind >= ROCPROFILER_BUFFER_TRACING_LAST)
+      return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+    int32_t first = 0, count = 0;
+    op_range(true, static_cast<uint32_t>(kind), first, count);
+    for (int32_t op = first; op < count; ++op) {
+      // Backend-owned id spaces (CUPTI callback ids) have holes: report named ids only.
+      if (query_op_name(true, static_cast<uint32_t>(kind), op, nullptr, nullptr) !=
+          ROCPROFILER_STATUS_SUCCESS)
+        continue;
+      if (callback(kind, op, data) != 0) break;
+    }
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_iterate_callback_tracing_kinds(
     rocprofiler_callback_tracing_kind_cb_t callback, void* data) {
-  for (uint32_t k = 1; k < ROCPROFILER_CALLBACK_TRACING_LAST; ++k)
-    if (callback(static_cast<rocprofiler_callback_tracing_kind_t>(k), data) != 0) break;
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    for (uint32_t k = 1; k < ROCPROFILER_CALLBACK_TRACING_LAST; ++k)
+      if (callback(static_cast<rocprofiler_callback_tracing_kind_t>(k), data) != 0) break;
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
     rocprofiler_callback_tracing_kind_t kind,
     rocprofiler_callback_tracing_kind_operation_cb_t callback, void* data) {
-  if (kind <= 0 || kind >= ROCPROFILER_CALLBACK_TRACING_LAST)
-    return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  int32_t first = 0, count = 0;
-  op_range(false, static_cast<uint32_t>(kind), first, count);
-  for (int32_t op = first; op < count; ++op) {
-    // Backend-owned id spaces (CUPTI callback ids) have holes: report named ids only.
-    if (query_op_name(false, static_cast<uint32_t>(kind), op, nullptr, nullptr) !=
-        ROCPROFILER_STATUS_SUCCESS)
-      continue;
-    if (callback(kind, op, data) != 0) break;
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (kind <= 0 || kind >= ROCPROFILER_CALLBACK_TRACING_LAST)
+      return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+    int32_t first = 0, count = 0;
+    op_range(false, static_cast<uint32_t>(kind), first, count);
+    for (int32_t op = first; op < count; ++op) {
+      // Backend-owned id spaces (CUPTI callback ids) have holes: report named ids only.
+      if (query_op_name(false, static_cast<uint32_t>(kind), op, nullptr, nullptr) !=
+          ROCPROFILER_STATUS_SUCCESS)
+        continue;
+      if (callback(kind, op, data) != 0) break;
+    }
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 }  // extern "C"

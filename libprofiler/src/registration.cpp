@@ -19,6 +19,7 @@
 #include "buffer.hpp"
 #include "callback_thread.hpp"
 #include "context.hpp"
+#include "guarded.hpp"
 #include "rocprofiler-sdk/registration.h"
 
 namespace rocprof::core {
@@ -104,10 +105,12 @@ std::vector<configure_fn> discover_tools(configure_fn forced) {
   return fns;
 }
 
+// A tool's entry points are C functions too: whatever one throws stays here.
 void finalize_tool(tool_entry& tool) {
   if (tool.finalized || tool.result == nullptr) return;
   tool.finalized = true;
-  if (tool.result->finalize != nullptr) tool.result->finalize(tool.result->tool_data);
+  if (tool.result->finalize != nullptr)
+    guarded_call("a tool's finalize", [&] { tool.result->finalize(tool.result->tool_data); });
 }
 
 void client_finalize(rocprofiler_client_id_t client) {
@@ -116,7 +119,7 @@ void client_finalize(rocprofiler_client_id_t client) {
     if (tool->client.handle == client.handle) finalize_tool(*tool);
 }
 
-void finalize_core() {
+void finalize_core_once() {
   int expected = 0;
   if (g_init_state.load() != 1 || !g_fini_state.compare_exchange_strong(expected, -1)) return;
   g_core_ready.store(0, std::memory_order_release);
@@ -135,9 +138,12 @@ void finalize_core() {
   g_fini_state.store(1);
 }
 
-void initialize(configure_fn forced) {
-  g_initializer_tid.store(self_tid());
-  g_init_state.store(-1);
+// Runs at exit: nothing may escape into the C library's exit handling.
+void finalize_core() {
+  guarded_call("rocprofiler finalization", finalize_core_once);
+}
+
+void configure_tools(configure_fn forced) {
   const std::vector<configure_fn> fns = discover_tools(forced);
   // Tools keep the client id pointer they are given, so each lives at a stable address.
   std::vector<tool_entry*> tools;
@@ -145,8 +151,11 @@ void initialize(configure_fn forced) {
     auto* tool = new tool_entry();
     tool->client.size = sizeof(tool->client);
     tool->client.handle = static_cast<uint32_t>(tools.size() + 1);
-    tool->result =
-        fn(ROCPROFILER_VERSION, "1.0.0", static_cast<uint32_t>(tools.size()), &tool->client);
+    tool->result = guarded_or("a tool's rocprofiler_configure",
+                              static_cast<rocprofiler_tool_configure_result_t*>(nullptr), [&] {
+                                return fn(ROCPROFILER_VERSION, "1.0.0",
+                                          static_cast<uint32_t>(tools.size()), &tool->client);
+                              });
     if (tool->result != nullptr) {
       tools.push_back(tool);
     } else {
@@ -161,12 +170,24 @@ void initialize(configure_fn forced) {
     g_current_tool.store(static_cast<uint32_t>(i));
     rocprofiler_tool_configure_result_t* result = tools[i]->result;
     if (result->initialize == nullptr) continue;
-    if (result->initialize(client_finalize, result->tool_data) != 0) {
+    const int status = guarded_or("a tool's initialize", -1, [&] {
+      return result->initialize(client_finalize, result->tool_data);
+    });
+    if (status != 0) {
       invalidate_tool_contexts(static_cast<uint32_t>(i));
       std::lock_guard<std::mutex> lock(g_tools_mutex);
       tools[i]->finalized = true;  // a failed tool is not finalised
     }
   }
+}
+
+void initialize(configure_fn forced) {
+  g_initializer_tid.store(self_tid());
+  g_init_state.store(-1);
+  // Whatever fails while finding or configuring tools (memory), the core ends up initialised
+  // with the tools configured so far, so that no later call waits for an initialisation that
+  // never ends.
+  guarded_call("rocprofiler initialization", [&] { configure_tools(forced); });
   g_initializer_tid.store(0);
   g_init_state.store(1);
   g_core_ready.store(1, std::memory_order_release);
@@ -215,24 +236,32 @@ bool finalizing() {
 
 extern "C" {
 
+using rocprof::core::guarded;
+
 ROCPROFILER_API rocprofiler_status_t
 rocprofiler_force_configure(rocprofiler_configure_func_t configure_func) {
   using namespace rocprof::core;
-  if (g_init_state.load() != 0) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-  std::lock_guard<std::mutex> lock(g_init_mutex);
-  if (g_init_state.load() != 0) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-  initialize(configure_func);
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (g_init_state.load() != 0) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    std::lock_guard<std::mutex> lock(g_init_mutex);
+    if (g_init_state.load() != 0) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    initialize(configure_func);
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_is_initialized(int* status) {
-  *status = rocprof::core::g_init_state.load();
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    *status = rocprof::core::g_init_state.load();
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_is_finalized(int* status) {
-  *status = rocprof::core::g_fini_state.load();
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    *status = rocprof::core::g_fini_state.load();
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 }  // extern "C"

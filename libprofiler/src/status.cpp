@@ -1,5 +1,6 @@
 // Status names and strings, version, timestamp, thread id.
 #include "clock.hpp"
+#include "guarded.hpp"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "thread_state.hpp"
 
@@ -72,9 +73,10 @@ static_assert(sizeof(status_table) / sizeof(status_table[0]) == ROCPROFILER_STAT
               "one entry per status code");
 static_assert(status_table_in_order(), "status_table must follow the enum order");
 
-const status_text* find_status(rocprofiler_status_t status) {
-  const auto i = static_cast<size_t>(status);
-  return i < ROCPROFILER_STATUS_LAST ? &status_table[i] : nullptr;
+// Takes the code as an integer: callers may pass any value, and an out-of-range enum must not
+// be read back from memory (UBSan's enum check) inside the guarded body.
+const status_text* find_status(size_t code) {
+  return code < ROCPROFILER_STATUS_LAST ? &status_table[code] : nullptr;
 }
 
 }  // namespace
@@ -82,34 +84,50 @@ const status_text* find_status(rocprofiler_status_t status) {
 
 extern "C" {
 
+using rocprof::core::guarded;
+
 ROCPROFILER_API const char* rocprofiler_get_status_name(rocprofiler_status_t status) {
-  const auto* s = rocprof::core::find_status(status);
-  return s != nullptr ? s->name : "ROCPROFILER_STATUS_UNKNOWN";
+  constexpr const char* unknown = "ROCPROFILER_STATUS_UNKNOWN";
+  const auto code = static_cast<size_t>(status);
+  return rocprof::core::guarded_or(__func__, unknown, [code] {
+    const auto* s = rocprof::core::find_status(code);
+    return s != nullptr ? s->name : unknown;
+  });
 }
 
 ROCPROFILER_API const char* rocprofiler_get_status_string(rocprofiler_status_t status) {
-  const auto* s = rocprof::core::find_status(status);
-  return s != nullptr ? s->text : "Unknown status code";
+  constexpr const char* unknown = "Unknown status code";
+  const auto code = static_cast<size_t>(status);
+  return rocprof::core::guarded_or(__func__, unknown, [code] {
+    const auto* s = rocprof::core::find_status(code);
+    return s != nullptr ? s->text : unknown;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
                                                              uint32_t* patch) {
-  if (major != nullptr) *major = ROCPROFILER_VERSION_MAJOR;
-  if (minor != nullptr) *minor = ROCPROFILER_VERSION_MINOR;
-  if (patch != nullptr) *patch = ROCPROFILER_VERSION_PATCH;
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    if (major != nullptr) *major = ROCPROFILER_VERSION_MAJOR;
+    if (minor != nullptr) *minor = ROCPROFILER_VERSION_MINOR;
+    if (patch != nullptr) *patch = ROCPROFILER_VERSION_PATCH;
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts) {
-  *ts = rocprof::core::now_ns();
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    *ts = rocprof::core::now_ns();
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_thread_id(rocprofiler_thread_id_t* tid) {
-  rocprof::core::thread_state* st = rocprof::core::current_thread();
-  if (st == nullptr) return ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND;
-  *tid = st->tid;
-  return ROCPROFILER_STATUS_SUCCESS;
+  return guarded(__func__, [&] {
+    rocprof::core::thread_state* st = rocprof::core::current_thread();
+    if (st == nullptr) return ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND;
+    *tid = st->tid;
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 }  // extern "C"

@@ -4,6 +4,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <memory>
+
 #include "buffer.hpp"
 
 namespace rocprof::core {
@@ -42,14 +44,16 @@ thread_state* create_thread_state() {
   if (t_exited) return nullptr;
   static const int registered = pthread_atfork(nullptr, nullptr, refresh_tid_after_fork);
   (void)registered;
-  auto* st = new thread_state();
+  // Owned here until complete: if an allocation fails, the caller's C-boundary guard reports
+  // it, nothing leaks, and the thread's next call tries again.
+  std::unique_ptr<thread_state> st{new thread_state()};
   st->tid = os_thread_id();
   st->ranges.reserve(64);
   st->externals.reserve(8);
-  t_thread_state = st;
   static thread_local exit_guard guard;  // its destructor runs at thread exit
   (void)guard;
-  return st;
+  t_thread_state = st.release();
+  return t_thread_state;
 }
 
 }  // namespace rocprof::core

@@ -6,6 +6,8 @@
 //
 // Threads: Kokkos calls these on the thread that runs the construct; the section table is
 // shared, so it takes a mutex (section calls are rare; ranges take no lock here).
+// No exception reaches Kokkos: the ROCTx calls never throw, and the section calls (which
+// allocate) run through the C-boundary guard.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +16,7 @@
 #include <mutex>
 #include <string>
 
+#include "rocprof/common/c_boundary.hpp"
 #include "rocprofiler-sdk-roctx/roctx.h"
 
 #define KOKKOSP_EXPORT extern "C" __attribute__((visibility("default")))
@@ -102,22 +105,28 @@ KOKKOSP_EXPORT void kokkosp_pop_profile_region() {
 }
 
 KOKKOSP_EXPORT void kokkosp_create_profile_section(const char* name, uint32_t* section_id) {
-  std::lock_guard<std::mutex> lock(sections_mutex);
-  if (section_id != nullptr) *section_id = static_cast<uint32_t>(sections.size());
-  sections.push_back(section{name != nullptr ? name : "", 0});
+  rocprof::c_boundary::guarded_call(__func__, [&] {
+    std::lock_guard<std::mutex> lock(sections_mutex);
+    sections.push_back(section{name != nullptr ? name : "", 0});
+    if (section_id != nullptr) *section_id = static_cast<uint32_t>(sections.size() - 1);
+  });
 }
 
 KOKKOSP_EXPORT void kokkosp_start_profile_section(const uint32_t section_id) {
-  std::lock_guard<std::mutex> lock(sections_mutex);
-  if (section_id >= sections.size()) return;
-  auto& entry = sections[section_id];
-  entry.range = roctxRangeStartA(entry.label.c_str());
+  rocprof::c_boundary::guarded_call(__func__, [&] {
+    std::lock_guard<std::mutex> lock(sections_mutex);
+    if (section_id >= sections.size()) return;
+    auto& entry = sections[section_id];
+    entry.range = roctxRangeStartA(entry.label.c_str());
+  });
 }
 
 KOKKOSP_EXPORT void kokkosp_stop_profile_section(const uint32_t section_id) {
-  std::lock_guard<std::mutex> lock(sections_mutex);
-  if (section_id >= sections.size()) return;
-  roctxRangeStop(sections[section_id].range);
+  rocprof::c_boundary::guarded_call(__func__, [&] {
+    std::lock_guard<std::mutex> lock(sections_mutex);
+    if (section_id >= sections.size()) return;
+    roctxRangeStop(sections[section_id].range);
+  });
 }
 
 KOKKOSP_EXPORT void kokkosp_destroy_profile_section(const uint32_t /*section_id*/) {}

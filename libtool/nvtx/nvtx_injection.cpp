@@ -19,6 +19,7 @@
 #include <mutex>
 #include <string>
 
+#include "rocprof/common/c_boundary.hpp"
 #include "tool_state.hpp"
 
 // The handle types are opaque in the NVTX headers; the injection defines what they point at.
@@ -34,6 +35,9 @@ struct nvtxResourceHandle {
 
 namespace rocprof::tool::nvtx {
 namespace {
+
+using c_boundary::guarded_call;
+using c_boundary::guarded_or;
 
 std::mutex registry_mutex;
 std::deque<nvtxDomainRegistration_st> domains;  // deque: element addresses never move
@@ -110,11 +114,16 @@ void NVTX_API name_category_w(uint32_t, const wchar_t*) {}
 
 // NVTX names a thread by id, which need not be the caller: record the name in the tool's
 // definitions directly, and through the core (MARKER_NAME_API) when it is the calling thread.
+// The calls below that allocate (names, registrations) run through the C-boundary guard: NVTX
+// calls them from the application. The others only forward to the core, whose entries are
+// guarded themselves.
 void name_thread(uint32_t thread_id, const char* name) {
   if (name == nullptr) return;
-  state().defs->name_thread(static_cast<int64_t>(thread_id), name);
-  if (static_cast<long>(thread_id) == ::syscall(SYS_gettid))
-    rocprof_marker_name_thread(nullptr, name);
+  guarded_call("nvtxNameOsThread", [&] {
+    state().defs->name_thread(static_cast<int64_t>(thread_id), name);
+    if (static_cast<long>(thread_id) == ::syscall(SYS_gettid))
+      rocprof_marker_name_thread(nullptr, name);
+  });
 }
 void NVTX_API name_os_thread_a(uint32_t thread_id, const char* name) {
   name_thread(thread_id, name);
@@ -141,25 +150,31 @@ int NVTX_API domain_range_pop(nvtxDomainHandle_t d) {
 }
 nvtxResourceHandle_t NVTX_API domain_resource_create(nvtxDomainHandle_t,
                                                      nvtxResourceAttributes_t*) {
-  std::lock_guard<std::mutex> lock(registry_mutex);
-  resources.push_back(nvtxResourceHandle{resources.size() + 1});
-  return &resources.back();
+  return guarded_or(__func__, nvtxResourceHandle_t{nullptr}, [] {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    resources.push_back(nvtxResourceHandle{resources.size() + 1});
+    return &resources.back();
+  });
 }
 void NVTX_API domain_resource_destroy(nvtxResourceHandle_t) {}
 void NVTX_API domain_name_category_a(nvtxDomainHandle_t, uint32_t, const char*) {}
 void NVTX_API domain_name_category_w(nvtxDomainHandle_t, uint32_t, const wchar_t*) {}
 nvtxStringHandle_t NVTX_API domain_register_string_a(nvtxDomainHandle_t, const char* text) {
-  std::lock_guard<std::mutex> lock(registry_mutex);
-  strings.push_back(nvtxStringRegistration_st{text != nullptr ? text : ""});
-  return &strings.back();
+  return guarded_or(__func__, nvtxStringHandle_t{nullptr}, [&] {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    strings.push_back(nvtxStringRegistration_st{text != nullptr ? text : ""});
+    return &strings.back();
+  });
 }
 nvtxStringHandle_t NVTX_API domain_register_string_w(nvtxDomainHandle_t d, const wchar_t* text) {
   return domain_register_string_a(d, narrow(text));
 }
 nvtxDomainHandle_t NVTX_API domain_create_a(const char* name) {
-  std::lock_guard<std::mutex> lock(registry_mutex);
-  domains.push_back(nvtxDomainRegistration_st{name != nullptr ? name : ""});
-  return &domains.back();
+  return guarded_or(__func__, nvtxDomainHandle_t{nullptr}, [&] {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    domains.push_back(nvtxDomainRegistration_st{name != nullptr ? name : ""});
+    return &domains.back();
+  });
 }
 nvtxDomainHandle_t NVTX_API domain_create_w(const wchar_t* name) {
   return domain_create_a(narrow(name));
@@ -212,13 +227,7 @@ bool fill_core2(NvtxFunctionTable t, unsigned int n) {
   return true;
 }
 
-}  // namespace
-}  // namespace rocprof::tool::nvtx
-
-// Returns non-zero on success (NVTX treats 0 as "injection failed": it then disables itself).
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
-    NvtxGetExportTableFunc_t get_export_table) {
-  using namespace rocprof::tool::nvtx;
+int initialize_injection(NvtxGetExportTableFunc_t get_export_table) {
   if (get_export_table == nullptr) return 0;
   const auto* callbacks =
       static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
@@ -233,4 +242,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
   if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &table, &size) && table != nullptr)
     fill_core2(table, size);
   return 1;
+}
+
+}  // namespace
+}  // namespace rocprof::tool::nvtx
+
+// Returns non-zero on success (NVTX treats 0 as "injection failed": it then disables itself).
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    NvtxGetExportTableFunc_t get_export_table) {
+  return rocprof::c_boundary::guarded_or(
+      __func__, 0, [&] { return rocprof::tool::nvtx::initialize_injection(get_export_table); });
 }

@@ -9,31 +9,37 @@
 
 #include "lifecycle.hpp"
 #include "real_signal.hpp"
+#include "rocprof/common/c_boundary.hpp"
 
 using rocprof::tool::real_sigaction;
 
 extern "C" {
 
+// A failure inside the tool returns what the C library returns on failure: -1 / SIG_ERR.
 __attribute__((visibility("default"))) int sigaction(int signo, const struct sigaction* action,
                                                      struct sigaction* previous) {
-  namespace lifecycle = rocprof::tool::lifecycle;
-  struct sigaction* chained = lifecycle::is_handled(signo) && !lifecycle::finalized()
-                                  ? lifecycle::chained_action(signo)
-                                  : nullptr;
-  if (chained == nullptr) return real_sigaction(signo, action, previous);
-  if (previous != nullptr) *previous = *chained;
-  if (action != nullptr) *chained = *action;
-  return 0;
+  return rocprof::c_boundary::guarded_or(__func__, -1, [&] {
+    namespace lifecycle = rocprof::tool::lifecycle;
+    struct sigaction* chained = lifecycle::is_handled(signo) && !lifecycle::finalized()
+                                    ? lifecycle::chained_action(signo)
+                                    : nullptr;
+    if (chained == nullptr) return real_sigaction(signo, action, previous);
+    if (previous != nullptr) *previous = *chained;
+    if (action != nullptr) *chained = *action;
+    return 0;
+  });
 }
 
 __attribute__((visibility("default"))) sighandler_t signal(int signo, sighandler_t handler) {
-  struct sigaction action {};
-  action.sa_handler = handler;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;  // the BSD semantics glibc's signal() gives
-  struct sigaction previous {};
-  if (sigaction(signo, &action, &previous) != 0) return SIG_ERR;
-  return previous.sa_handler;
+  return rocprof::c_boundary::guarded_or(__func__, SIG_ERR, [&] {
+    struct sigaction action {};
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;  // the BSD semantics glibc's signal() gives
+    struct sigaction previous {};
+    if (sigaction(signo, &action, &previous) != 0) return SIG_ERR;
+    return previous.sa_handler;
+  });
 }
 
 }  // extern "C"

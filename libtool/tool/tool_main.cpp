@@ -16,6 +16,7 @@
 
 #include "lifecycle.hpp"
 #include "output_stage.hpp"
+#include "rocprof/common/c_boundary.hpp"
 #include "tool_state.hpp"
 
 namespace rocprof::tool {
@@ -104,6 +105,30 @@ void tool_finalize(void*) {
   lifecycle::finalize_once();
 }
 
+// What rocprofiler_configure does: reads the settings and prepares the tool; nullptr declines
+// (the application then runs unprofiled).
+rocprofiler_tool_configure_result_t* configure_tool() {
+  auto result = rocprof::config::read_tool_settings();
+  for (const auto& warning : result.warnings)
+    std::fprintf(stderr, "rocprofv3: warning: %s\n", warning.c_str());
+  if (!result.errors.empty()) {
+    for (const auto& error : result.errors)
+      std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
+    std::fprintf(stderr, "rocprofv3: the tool is not loaded; the application runs unprofiled\n");
+    return nullptr;
+  }
+  auto& tool = state();
+  tool.settings = std::move(result.settings);
+  tool.defs->set_tool_times(now_ns(), 0);
+  tool.defs->capture_process_identity();
+  tool.defs->set_config_json(settings_to_json(tool.settings));
+  tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
+  if (tool.settings.traces("kokkos_trace")) bridge_kokkos_environment();
+  static rocprofiler_tool_configure_result_t configured{sizeof(rocprofiler_tool_configure_result_t),
+                                                        tool_initialize, tool_finalize, &state()};
+  return &configured;
+}
+
 }  // namespace
 
 tool_state& state() {
@@ -114,32 +139,12 @@ tool_state& state() {
 
 }  // namespace rocprof::tool
 
+// A failure while configuring (the settings, memory) declines too: the guard reports it once.
 extern "C" __attribute__((visibility("default"))) rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* client_id) {
-  using namespace rocprof::tool;
-  if (client_id != nullptr) client_id->name = "rocprofv3";
-  try {
-    auto result = rocprof::config::read_tool_settings();
-    for (const auto& warning : result.warnings)
-      std::fprintf(stderr, "rocprofv3: warning: %s\n", warning.c_str());
-    if (!result.errors.empty()) {
-      for (const auto& error : result.errors)
-        std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
-      std::fprintf(stderr, "rocprofv3: the tool is not loaded; the application runs unprofiled\n");
-      return nullptr;
-    }
-    auto& tool = state();
-    tool.settings = std::move(result.settings);
-    tool.defs->set_tool_times(now_ns(), 0);
-    tool.defs->capture_process_identity();
-    tool.defs->set_config_json(settings_to_json(tool.settings));
-    tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
-    if (tool.settings.traces("kokkos_trace")) bridge_kokkos_environment();
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "rocprofv3: tool configuration failed: %s\n", error.what());
-    return nullptr;
-  }
-  static rocprofiler_tool_configure_result_t result{sizeof(rocprofiler_tool_configure_result_t),
-                                                    tool_initialize, tool_finalize, &state()};
-  return &result;
+  return rocprof::c_boundary::guarded_or(
+      __func__, static_cast<rocprofiler_tool_configure_result_t*>(nullptr), [client_id] {
+        if (client_id != nullptr) client_id->name = "rocprofv3";
+        return rocprof::tool::configure_tool();
+      });
 }

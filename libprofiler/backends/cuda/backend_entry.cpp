@@ -14,6 +14,7 @@
 #include "agent_listing.hpp"
 #include "device_info.hpp"
 #include "plugin_state.hpp"
+#include "rocprof/common/c_boundary.hpp"
 
 namespace rocprof::cuda {
 namespace {
@@ -52,7 +53,16 @@ namespace {
 
 std::atomic<abi_sink*> g_core_sink{nullptr};
 
-rocprofiler_status_t backend_start(void*, const rocprof_enabled_kinds_t* kinds) {
+using c_boundary::guarded_call;
+
+// The core calls these through the ABI table: each runs its body through the C-boundary guard.
+template <typename Fn>
+rocprofiler_status_t guarded_status(const char* where, Fn&& fn) {
+  return c_boundary::guarded_or(where, ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES,
+                                ROCPROFILER_STATUS_ERROR, std::forward<Fn>(fn));
+}
+
+rocprofiler_status_t start(const rocprof_enabled_kinds_t* kinds) {
   abi_sink* sink = g_core_sink.load();
   if (sink == nullptr || kinds == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   sink->set_kinds(*kinds);
@@ -70,18 +80,26 @@ rocprofiler_status_t backend_start(void*, const rocprof_enabled_kinds_t* kinds) 
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
+rocprofiler_status_t backend_start(void*, const rocprof_enabled_kinds_t* kinds) {
+  return guarded_status("cuda backend start", [&] { return start(kinds); });
+}
+
 void backend_stop(void*) {
-  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
-    std::fprintf(stderr, "rocprofv3 [cuda]: core stop\n");
-  stop_backend();
+  guarded_call("cuda backend stop", [] {
+    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+      std::fprintf(stderr, "rocprofv3 [cuda]: core stop\n");
+    stop_backend();
+  });
 }
 void backend_flush(void*) {
-  flush_backend();
+  guarded_call("cuda backend flush", [] { flush_backend(); });
 }
 void backend_shutdown(void*) {
-  stop_backend();
-  // The sink stays allocated: CUPTI's threads may still be winding down.
-  g_core_sink.store(nullptr);
+  guarded_call("cuda backend shutdown", [] {
+    stop_backend();
+    // The sink stays allocated: CUPTI's threads may still be winding down.
+    g_core_sink.store(nullptr);
+  });
 }
 
 CUpti_CallbackDomain domain_of(int is_buffer_kind, uint32_t kind, bool& ok) {
@@ -97,8 +115,8 @@ CUpti_CallbackDomain domain_of(int is_buffer_kind, uint32_t kind, bool& ok) {
   return CUPTI_CB_DOMAIN_INVALID;
 }
 
-const char* backend_operation_name(void*, int is_buffer_kind, uint32_t kind,
-                                   rocprofiler_tracing_operation_t operation) {
+const char* operation_name(int is_buffer_kind, uint32_t kind,
+                           rocprofiler_tracing_operation_t operation) {
   bool ok = false;
   const CUpti_CallbackDomain domain = domain_of(is_buffer_kind, kind, ok);
   const cupti_library& lib = cupti();
@@ -107,6 +125,12 @@ const char* backend_operation_name(void*, int is_buffer_kind, uint32_t kind,
   if (lib.fn.cuptiGetCallbackName(domain, static_cast<uint32_t>(operation), &name) != CUPTI_SUCCESS)
     return nullptr;
   return name;
+}
+
+const char* backend_operation_name(void*, int is_buffer_kind, uint32_t kind,
+                                   rocprofiler_tracing_operation_t operation) {
+  return c_boundary::guarded_or("cuda backend operation_name", static_cast<const char*>(nullptr),
+                                [&] { return operation_name(is_buffer_kind, kind, operation); });
 }
 
 int32_t backend_operation_count(void*, int is_buffer_kind, uint32_t kind) {
@@ -119,7 +143,7 @@ int32_t backend_operation_count(void*, int is_buffer_kind, uint32_t kind) {
 
 // Runs in the process that lists agents (the CLI's), never in a profiled application: it
 // initialises the CUDA driver (cuInit), which the tracing paths leave to the application.
-uint64_t backend_discover_agents(void*, const char** why) {
+uint64_t discover_agents(const char** why) {
   static std::string reason;  // read by the core after we return
   abi_sink* sink = g_core_sink.load();
   if (sink == nullptr) {
@@ -132,17 +156,12 @@ uint64_t backend_discover_agents(void*, const char** why) {
   return registered;
 }
 
-}  // namespace
-
-backend_sink* core_sink() {
-  return g_core_sink.load();
+uint64_t backend_discover_agents(void*, const char** why) {
+  return c_boundary::guarded_or("cuda backend discover_agents", uint64_t{0},
+                                [&] { return discover_agents(why); });
 }
 
-}  // namespace rocprof::cuda
-
-extern "C" __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
-    const rocprof_core_services_t* core, rocprof_backend_t* out) {
-  using namespace rocprof::cuda;
+rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocprof_backend_t* out) {
   if (core == nullptr || out == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   if (core->abi_version != ROCPROF_BACKEND_ABI_VERSION)
     return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
@@ -160,4 +179,18 @@ extern "C" __attribute__((visibility("default"))) rocprofiler_status_t rocprof_b
   out->operation_count = &backend_operation_count;
   out->discover_agents = &backend_discover_agents;
   return ROCPROFILER_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+backend_sink* core_sink() {
+  return g_core_sink.load();
+}
+
+}  // namespace rocprof::cuda
+
+extern "C" __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
+    const rocprof_core_services_t* core, rocprof_backend_t* out) {
+  using namespace rocprof::cuda;
+  return guarded_status(__func__, [&] { return register_backend(core, out); });
 }

@@ -12,6 +12,7 @@
 #include "cubin_symbols.hpp"
 #include "cupti_check.hpp"
 #include "device_info.hpp"
+#include "rocprof/common/c_boundary.hpp"
 
 namespace rocprof::cuda {
 namespace {
@@ -42,15 +43,18 @@ uint64_t CUPTIAPI cupti_timestamp() {
   return boottime_ns();
 }
 
+// CUPTI calls this on the application's threads, inside its CUDA calls: nothing may escape.
 void CUPTIAPI on_callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                           const void* data) {
   if (t_in_backend || user == nullptr || data == nullptr) return;
   auto* s = static_cast<cupti_session*>(user);
-  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-    s->on_api(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
-  } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
-    s->on_resource(cbid, *static_cast<const CUpti_ResourceData*>(data));
-  }
+  rocprof::c_boundary::guarded_call("CUPTI callback", [&] {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+      s->on_api(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+      s->on_resource(cbid, *static_cast<const CUpti_ResourceData*>(data));
+    }
+  });
 }
 
 // 8 MB buffers (cupti-notes §8.7): a buffer is requested once per ~100k records.
@@ -65,7 +69,8 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
 void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, size_t,
                                size_t valid) {
   if (cupti_session* s = g_session.load(std::memory_order_acquire)) {
-    s->on_buffer_completed(ctx, stream, buffer, valid);
+    rocprof::c_boundary::guarded_call("CUPTI buffer completion",
+                                      [&] { s->on_buffer_completed(ctx, stream, buffer, valid); });
   }
   std::free(buffer);
 }

@@ -18,10 +18,11 @@
 #include <system_error>
 #include <thread>
 
+#include "coreless_sink.hpp"
 #include "cupti_api.hpp"
 #include "cupti_session.hpp"
 #include "plugin_state.hpp"
-#include "standalone_sink.hpp"
+#include "rocprof/common/c_boundary.hpp"
 
 namespace rocprof::cuda {
 namespace {
@@ -36,7 +37,7 @@ struct plugin_state {
   std::unique_ptr<cupti_dl_api> api;
   std::unique_ptr<cupti_session> session;
   backend_sink* sink = nullptr;
-  std::unique_ptr<standalone_sink> standalone;
+  std::unique_ptr<coreless_sink> coreless;  // without a core (test builds only)
   std::string status = "not started";
 };
 
@@ -46,8 +47,9 @@ plugin_state& state() {
   return *s;
 }
 
+// An exit handler: nothing may escape into the C library's exit().
 void on_process_exit() {
-  finish_backend();
+  c_boundary::guarded_call("cuda backend exit flush", [] { finish_backend(); });
 }
 
 // Flushes on a short-lived thread of its own. At exit() glibc runs the main thread's
@@ -113,19 +115,17 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   }
   s.attempted = true;
   if (sink == nullptr) {
-    standalone_options opts = standalone_options_from_env();
-    if (opts.output_path.empty()) {
-      s.status = "no profiler core in this process and ROCPROF_CUDA_STANDALONE_OUTPUT unset";
+    s.coreless = make_coreless_sink(s.status);
+    if (s.coreless == nullptr) {
       std::fprintf(stderr, "rocprofv3 [cuda]: %s: CUDA tracing is off\n", s.status.c_str());
       return false;
     }
-    s.standalone = std::make_unique<standalone_sink>(std::move(opts));
-    sink = s.standalone.get();
+    sink = s.coreless.get();
   }
   s.sink = sink;
   // Registered now, after libcupti was loaded (or failed to load): exit handlers run in
   // reverse order, so the final flush comes before libcupti's (and cudart's) own teardown, and
-  // a standalone report is written even when tracing could not start.
+  // a coreless sink finishes even when tracing could not start.
   if (!s.exit_registered) {
     s.exit_registered = true;
     std::atexit(&on_process_exit);
@@ -191,29 +191,29 @@ void finish_backend() {
   // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,
   // whose teardown may follow this handler; everything was delivered here.
   s.finished = true;
-  if (s.standalone != nullptr && s.sink == s.standalone.get()) {
+  if (s.coreless != nullptr && s.sink == s.coreless.get()) {
     if (s.session != nullptr) {
       const uint64_t dropped = s.session->dropped();
       if (dropped > 0)
         std::fprintf(stderr, "rocprofv3 [cuda]: CUPTI dropped %llu records\n",
                      static_cast<unsigned long long>(dropped));
     }
-    s.standalone->write(s.status);
+    s.coreless->finish(s.status);
   }
 }
 
 }  // namespace rocprof::cuda
 
-// Called by the CUDA driver (CUDA_INJECTION64_PATH) during cuInit. Returns 1 as the driver
-// expects: CUDA keeps working whatever happens here.
-extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+namespace {
+
+void initialize_injection() {
   using namespace rocprof::cuda;
   g_injection_called.store(true);
   if (backend_sink* core = core_sink()) {
     // The core registered us earlier and its start waited for this call (injection_pending).
     start_backend(core, "profiler core, CUDA_INJECTION64_PATH", false);
     register_exit_flush();
-    return 1;
+    return;
   }
   {
     // A core in the process (the tool library preloaded by the CLI) loads and starts us through
@@ -226,5 +226,13 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       core_sink(),
       core_sink() != nullptr ? "profiler core, CUDA_INJECTION64_PATH" : "CUDA_INJECTION64_PATH",
       false);
+}
+
+}  // namespace
+
+// Called by the CUDA driver (CUDA_INJECTION64_PATH) during cuInit. Returns 1 as the driver
+// expects: CUDA keeps working whatever happens here.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  rocprof::c_boundary::guarded_call(__func__, initialize_injection);
   return 1;
 }

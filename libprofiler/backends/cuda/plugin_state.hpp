@@ -18,13 +18,13 @@ const cupti_library& cupti();
 // the application (PyTorch) has loaded its own copy, and never twice.
 bool injection_pending();
 
-// Starts the one CUPTI session with `sink` (nullptr: the standalone sink, if configured). With
-// restart, a running session is stopped first so that it picks up changed kinds.
+// Starts the one CUPTI session with `sink` (nullptr: the coreless sink, if this build has one).
+// With restart, a running session is stopped first so that it picks up changed kinds.
 bool start_backend(backend_sink* sink, const char* how, bool restart);
 void stop_backend();
 void register_exit_flush();
 void flush_backend();
-// Final flush; the standalone sink writes its file.
+// Final flush; a coreless sink finishes (coreless_sink.hpp).
 void finish_backend();
 
 }  // namespace rocprof::cuda

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End to end on the GPU: the CUDA sample program under our plugin injected alone
 (CUDA_INJECTION64_PATH, standalone JSON output), compared with what the program says it did.
+PLUGIN is the test variant with the standalone sink (librocprofiler-sdk-cuda-standalone.so).
 
 usage: check_cuda_app_standalone.py CUDA_APP PLUGIN WORKDIR
 """

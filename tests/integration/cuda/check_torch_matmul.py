@@ -2,6 +2,7 @@
 """End to end on the GPU: the PyTorch x @ x sample. With the CLI (when given and working):
 `rocprofv3 --sys-trace` must show the GEMM kernel in kernel_trace.csv; always: our plugin
 injected alone sees the GEMM kernel and shares libcupti with PyTorch (one copy in the process).
+PLUGIN is the test variant with the standalone sink (librocprofiler-sdk-cuda-standalone.so).
 
 usage: check_torch_matmul.py SCRIPT PLUGIN WORKDIR [ROCPROFV3]
 """

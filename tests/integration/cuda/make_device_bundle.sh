@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the folder that travels to the GPU machine for run_on_device.sh: a prefix with the
-# CUDA plugin, the sample and benchmark programs, the bare CUPTI collector and, when built, the
+# CUDA plugin (and its test variant with the standalone sink), the sample and benchmark programs, the bare CUPTI collector and, when built, the
 # CLI with its libraries; then bundles it with the shared bundle.sh (which adds the Debian
 # libraries the GPU machine lacks). Kept under .gpu/cuda so other bundles in .gpu stay intact.
 #   usage: make_device_bundle.sh BUILD_DIR [BUNDLE_SH]     (from the repository root)
@@ -12,6 +12,8 @@ rm -rf "$dest"
 mkdir -p "$dest/prefix/bin" "$dest/prefix/lib/rocprofiler-sdk"
 cp "$build/bin/cuda_app" "$build/bin/cuda_launch_bench" "$dest/prefix/bin/"
 cp "$build/lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so" "$dest/prefix/lib/rocprofiler-sdk/"
+# The test variant with the standalone sink, for the tests that inject the plugin alone.
+cp "$build/tests/lib/librocprofiler-sdk-cuda-standalone.so" "$dest/prefix/lib/"
 cp "$build/lib/libbare_cupti_collector.so" "$dest/prefix/lib/"
 if [ -x "$build/bin/rocprofv3" ]; then
   cp "$build/bin/rocprofv3" "$dest/prefix/bin/"

@@ -6,6 +6,7 @@
 # ../shared/device/README.md):
 #   source .gpu/cuda/bundle/env.sh; bash tests/integration/cuda/run_on_device.sh .gpu/cuda/bundle/root/prefix
 # PREFIX holds bin/cuda_app, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
+# lib/librocprofiler-sdk-cuda-standalone.so (the test variant with the standalone sink),
 # lib/libbare_cupti_collector.so and, when the CLI is part of the bundle, bin/rocprofv3.
 set -u
 root=$(pwd)
@@ -17,6 +18,7 @@ log="$out/device_log.txt"
 exec > >(tee "$log") 2>&1
 export CUDA_TEST_OUT="$out" PYTHONUNBUFFERED=1
 plugin="$prefix/lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so"
+standalone="$prefix/lib/librocprofiler-sdk-cuda-standalone.so"
 cli="$prefix/bin/rocprofv3"
 [ -x "$cli" ] && "$cli" --help > /dev/null 2>&1 || cli=""
 py=$(command -v python3)
@@ -28,10 +30,10 @@ echo "== CLI: ${cli:-not bundled or not working}"
 # The same tests CTest registers with the label gpu, pointed at the bundle's paths.
 ct="$work/ctest"; mkdir -p "$ct"
 {
-  echo "add_test(cuda.plugin_without_gpu $py $tests/check_plugin_without_gpu.py $plugin $work)"
-  echo "add_test(cuda.cuda_app_standalone $py $tests/check_cuda_app_standalone.py $prefix/bin/cuda_app $plugin $work)"
-  echo "add_test(cuda.torch_matmul $py $tests/check_torch_matmul.py $root/tests/apps/torch_matmul/torch_matmul.py $plugin $work $cli)"
-  echo "add_test(cuda.launch_overhead $py $root/benchmarks/cuda_launch/run_cuda_launch.py --bench $prefix/bin/cuda_launch_bench --plugin $plugin --bare $prefix/lib/libbare_cupti_collector.so --runs 1 --launches 2000)"
+  echo "add_test(cuda.plugin_without_gpu $py $tests/check_plugin_without_gpu.py $plugin $standalone $work)"
+  echo "add_test(cuda.cuda_app_standalone $py $tests/check_cuda_app_standalone.py $prefix/bin/cuda_app $standalone $work)"
+  echo "add_test(cuda.torch_matmul $py $tests/check_torch_matmul.py $root/tests/apps/torch_matmul/torch_matmul.py $standalone $work $cli)"
+  echo "add_test(cuda.launch_overhead $py $root/benchmarks/cuda_launch/run_cuda_launch.py --bench $prefix/bin/cuda_launch_bench --plugin $standalone --bare $prefix/lib/libbare_cupti_collector.so --runs 1 --launches 2000)"
   echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
@@ -51,7 +53,7 @@ else
 fi
 
 echo "== launch overhead: 20000 launches, median of 5 per configuration"
-bench_args=(--bench "$prefix/bin/cuda_launch_bench" --plugin "$plugin"
+bench_args=(--bench "$prefix/bin/cuda_launch_bench" --plugin "$standalone"
             --bare "$prefix/lib/libbare_cupti_collector.so" --runs 5 --json "$out/launch_overhead.json")
 [ -n "$cli" ] && bench_args+=(--rocprofv3 "$cli")
 "$py" "$root/benchmarks/cuda_launch/run_cuda_launch.py" "${bench_args[@]}"
@@ -61,7 +63,7 @@ torch_script="$root/tests/apps/torch_matmul/torch_matmul.py"
 for i in 1 2; do
   echo "-- round $i"
   "$py" "$torch_script" --iterations 200 | grep SUMMARY | sed 's/^/baseline: /'
-  CUDA_INJECTION64_PATH="$plugin" ROCPROF_CUDA_STANDALONE_OUTPUT="$work/torch_loop.json" \
+  CUDA_INJECTION64_PATH="$standalone" ROCPROF_CUDA_STANDALONE_OUTPUT="$work/torch_loop.json" \
     "$py" "$torch_script" --iterations 200 | grep SUMMARY | sed 's/^/plugin all domains: /'
   if [ -n "$cli" ]; then
     "$cli" --sys-trace -d "$work/torch_loop_cli" -o loop -- "$py" "$torch_script" --iterations 200 \

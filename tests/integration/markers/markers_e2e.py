@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""End-to-end marker tests: run a sample program under the real rocprofv3 (or, with
---launcher env, with the environment rocprofv3 would set) and check its outputs with readers we
-did not write: python's csv, json and sqlite3 modules.
+"""End-to-end marker tests: run a sample program under the real rocprofv3 and check its outputs
+with readers we did not write: python's csv, json and sqlite3 modules. Without the CLI (or a
+sample program) a case fails: it never falls back to setting the tool's environment by hand,
+which would test a copy of the CLI's hand-off instead of the CLI.
 
-Usage: markers_e2e.py --build-dir DIR --case NAME [--launcher auto|cli|env] [--work-dir DIR]
-Exit status 0 = pass, 77 = skipped (printed reason), anything else = failure.
+Usage: markers_e2e.py --build-dir DIR --case NAME [--work-dir DIR]
+Exit status 0 = pass, anything else = failure.
 """
 import argparse
 import collections
@@ -19,9 +20,6 @@ import sqlite3
 import subprocess
 import sys
 
-SKIP = 77
-
-
 class Failure(Exception):
     pass
 
@@ -31,66 +29,32 @@ def check(condition, message):
         raise Failure(message)
 
 
-def skip(reason):
-    print("SKIP: " + reason)
-    sys.exit(SKIP)
-
-
 class Runner:
     """Runs an application under the profiler; outputs land in <work>/out/<name>_*."""
 
-    def __init__(self, build, work, launcher, memory_limit_mib=256):
+    def __init__(self, build, work, memory_limit_mib=256):
         self.build = build
         self.memory_limit_mib = memory_limit_mib
         self.work = work
         self.cli = os.path.join(build, "bin", "rocprofv3")
-        self.tool = os.path.join(build, "lib", "rocprofiler-sdk", "librocprofiler-sdk-tool.so")
-        self.sdk = os.path.join(build, "lib", "librocprofiler-sdk.so")
         self.kokkosp = os.path.join(build, "lib", "rocprofiler-sdk",
                                     "librocprofiler-sdk-tool-kokkosp.so")
-        if launcher == "auto":
-            launcher = "cli" if os.access(self.cli, os.X_OK) else "env"
-        self.launcher = launcher
-        check(os.path.exists(self.tool), "tool library missing: " + self.tool)
+        check(os.access(self.cli, os.X_OK), "rocprofv3 missing: " + self.cli)
 
     def run(self, app_args, name="run", formats=("csv", "json", "rocpd"), options=(),
-            kokkos=False, selected_regions=False, expect_ok=True, timeout=600, extra_env=None,
-            app_env=None):
-        """options: extra rocprofv3 options; extra_env: what they mean as tool variables (used
-        by the env launcher, which has no CLI to translate them); app_env: variables for the
-        application with either launcher (tool variables that have no CLI option)."""
+            kokkos=False, selected_regions=False, expect_ok=True, timeout=600, app_env=None):
+        """options: extra rocprofv3 options; app_env: variables for the application (tool
+        variables that have no CLI option)."""
         out = os.path.join(self.work, "out")
         os.makedirs(out, exist_ok=True)
         env = dict(os.environ)
-        if self.launcher == "cli":
-            cmd = [self.cli, "--kokkos-trace" if kokkos else "--marker-trace",
-                   "--output-format", *formats, "-d", out, "-o", name, *options]
-            if selected_regions:
-                cmd.append("--selected-regions")
-            cmd += ["--", *app_args]
-        else:
-            cmd = list(app_args)
-            preload = [self.tool, self.sdk]
-            if env.get("LD_PRELOAD"):
-                preload.insert(0, env["LD_PRELOAD"])
-            env.update({
-                "LD_PRELOAD": ":".join(preload),
-                "ROCPROFILER_LIBRARY_CTOR": "1",
-                "ROCPROF_MARKER_API_TRACE": "1",
-                "ROCPROF_OUTPUT_PATH": out,
-                "ROCPROF_OUTPUT_FILE_NAME": name,
-                "ROCPROF_OUTPUT_FORMAT": " ".join(f.upper() for f in formats),
-                "NVTX_INJECTION64_PATH": self.tool,
-            })
-            if selected_regions:
-                env["ROCPROF_SELECTED_REGIONS"] = "1"
-            env.update(extra_env or {})
-            if kokkos:
-                env.update({"ROCPROF_KOKKOS_TRACE": "1", "ROCPROF_KERNEL_RENAME": "1",
-                            "KOKKOS_TOOLS_LIBS": self.kokkosp,
-                            "KOKKOS_PROFILE_LIBRARY": self.kokkosp})
+        cmd = [self.cli, "--kokkos-trace" if kokkos else "--marker-trace",
+               "--output-format", *formats, "-d", out, "-o", name, *options]
+        if selected_regions:
+            cmd.append("--selected-regions")
+        cmd += ["--", *app_args]
         env.update(app_env or {})
-        print("running ({}): {}".format(self.launcher, " ".join(cmd)), flush=True)
+        print("running: {}".format(" ".join(cmd)), flush=True)
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
         sys.stdout.write(proc.stdout[-4000:])
         sys.stderr.write(proc.stderr[-4000:])
@@ -288,10 +252,15 @@ def case_lossless(runner):
     check(not leftovers, "spill files left: {}".format(leftovers))
 
 
+def sample_app(runner, name):
+    """A sample program; CMake registers a case only when its program is built."""
+    app = os.path.join(runner.build, "bin", name)
+    check(os.path.exists(app), name + " not built")
+    return app
+
+
 def case_nvtx(runner):
-    app = os.path.join(runner.build, "bin", "nvtx_app")
-    if not os.path.exists(app):
-        skip("nvtx_app not built (no NVTX headers)")
+    app = sample_app(runner, "nvtx_app")
     n = 20
     proc, prefix = runner.run([app, str(n)], name="nvtx")
     rows = range_rows(read_marker_csv(prefix))
@@ -311,9 +280,7 @@ def case_nvtx(runner):
 
 
 def case_kokkos(runner):
-    app = os.path.join(runner.build, "bin", "kokkos_app")
-    if not os.path.exists(app):
-        skip("kokkos_app not built (no Kokkos)")
+    app = sample_app(runner, "kokkos_app")
     check(os.path.exists(runner.kokkosp), "Kokkos connector missing: " + runner.kokkosp)
     n = 3
     proc, prefix = runner.run([app, str(n)], name="kokkos", kokkos=True)
@@ -406,27 +373,18 @@ def case_no_signal_handlers(runner):
     """--disable-signal-handlers: the signal kills the app before any output is written."""
     app = os.path.join(runner.build, "bin", "crash_app")
     proc, prefix = runner.run([app, "sigterm", "10"], name="nohandlers", formats=("csv",),
-                              options=("--disable-signal-handlers",), expect_ok=False,
-                              extra_env={"ROCPROF_SIGNAL_HANDLERS": "0"})
+                              options=("--disable-signal-handlers",), expect_ok=False)
     check(proc.returncode in (-signal.SIGTERM, 128 + signal.SIGTERM),
           "exit status {}".format(proc.returncode))
     check(not os.path.exists(prefix + "_marker_api_trace.csv"), "outputs written anyway")
 
 
-def nvtx_app_or_skip(runner):
-    app = os.path.join(runner.build, "bin", "nvtx_app")
-    if not os.path.exists(app):
-        skip("nvtx_app not built (no NVTX headers)")
-    return app
-
-
 def case_collection_period(runner):
     """A collection period that starts in an hour: nothing is collected, nothing is written."""
-    app = nvtx_app_or_skip(runner)
+    app = sample_app(runner, "nvtx_app")
     proc, prefix = runner.run([app, "5"], name="period", formats=("csv",),
                               options=("--collection-period", "3600:1:1",
-                                       "--collection-period-unit", "sec"),
-                              extra_env={"ROCPROF_COLLECTION_PERIOD": "3600000000000:1000000000:1"})
+                                       "--collection-period-unit", "sec"))
     check(not os.path.exists(prefix + "_marker_api_trace.csv"),
           "records collected outside the collection period")
 
@@ -454,12 +412,9 @@ def case_collection_period_log(runner):
     repetitions (delay, start, duration, stop), and every recorded range starts inside a
     start..stop window (1 ms margin for the context switch) and none inside a delay."""
     app = os.path.join(runner.build, "bin", "roctx_app")
-    ns = 1000000000
     _, prefix = runner.run([app, "1", "700", "timed"], name="period_log", formats=("csv",),
                            options=("--collection-period", "0.1:0.15:2",
                                     "--collection-period-unit", "sec"),
-                           extra_env={"ROCPROF_COLLECTION_PERIOD":
-                                      "{}:{}:2".format(ns // 10, ns * 15 // 100)},
                            app_env={"ROCPROF_COLLECTION_PERIOD_TESTING": "1"})
     sections = read_period_log(prefix + "_collection_periods.log")
     check(len(sections) == 2, "{} sections in the periods log, want 2".format(len(sections)))
@@ -488,14 +443,12 @@ def case_collection_period_log(runner):
 
 def case_minimum_output(runner):
     """--minimum-output-data: below the threshold no file is written, above it files are."""
-    app = nvtx_app_or_skip(runner)
+    app = sample_app(runner, "nvtx_app")
     _, big = runner.run([app, "20"], name="big_threshold", formats=("csv",),
-                        options=("--minimum-output-data", "1024"),
-                        extra_env={"ROCPROF_MINIMUM_OUTPUT_BYTES": str(1024 * 1024)})
+                        options=("--minimum-output-data", "1024"))
     check(not os.path.exists(big + "_marker_api_trace.csv"), "written below the threshold")
     _, small = runner.run([app, "20"], name="small_threshold", formats=("csv",),
-                          options=("--minimum-output-data", "1"),
-                          extra_env={"ROCPROF_MINIMUM_OUTPUT_BYTES": "1024"})
+                          options=("--minimum-output-data", "1"))
     check(len(range_rows(read_marker_csv(small))) == 2 * 20 + 7, "incomplete above the threshold")
 
 
@@ -525,8 +478,6 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--case", required=True, choices=sorted(CASES))
-    parser.add_argument("--launcher", default=os.environ.get("ROCPROF_TEST_LAUNCHER", "auto"),
-                        choices=["auto", "cli", "env"])
     parser.add_argument("--work-dir")
     parser.add_argument("--memory-limit-mib", type=int, default=256,
                         help="peak RSS allowed in the lossless case (sanitizers need more)")
@@ -536,8 +487,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     try:
-        CASES[args.case](Runner(os.path.abspath(args.build_dir), work, args.launcher,
-                                args.memory_limit_mib))
+        CASES[args.case](Runner(os.path.abspath(args.build_dir), work, args.memory_limit_mib))
     except Failure as failure:
         print("FAIL: {}".format(failure))
         return 1

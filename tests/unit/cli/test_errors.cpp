@@ -6,11 +6,11 @@
 
 #include <sstream>
 
+#include "rocprof/test_support/test_env.hpp"
 #include "run.hpp"
-#include "temp_dir.hpp"
 
 using rocprof::cli::run_rocprofv3;
-using rocprof::cli::testing::temp_dir;
+using rocprof::test_support::temp_dir;
 
 namespace {
 

@@ -3,10 +3,10 @@
 #include <sstream>
 
 #include "list_avail.hpp"
-#include "temp_dir.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 using rocprof::cli::print_list_avail;
-using rocprof::cli::testing::temp_dir;
+using rocprof::test_support::temp_dir;
 
 TEST(ListAvail, OneCpuAgentPerPackage) {
   temp_dir dir;

@@ -9,10 +9,10 @@
 #include "input_file.hpp"
 #include "rocprof/common/placeholders.hpp"
 #include "rocprof/config/schema.hpp"
-#include "temp_dir.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 using namespace rocprof::cli;
-using rocprof::cli::testing::temp_dir;
+using rocprof::test_support::temp_dir;
 
 namespace {
 

@@ -1,10 +1,7 @@
 // Writes one synthetic trace in every trace format and lets check_cross.py read each back with
 // independent readers. Expected counts are computed here from the records themselves.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +10,7 @@
 #include <string>
 
 #include "rocprof/test_support/synthetic_trace.hpp"
+#include "rocprof/test_support/test_env.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 
 namespace {
@@ -20,34 +18,18 @@ namespace {
 namespace ts = rocprof::test_support;
 namespace tr = rocprof::trace;
 
-bool found(const char* program) {
-  return std::string(program).find("NOTFOUND") == std::string::npos;
-}
-
-std::pair<int, std::string> run(const std::string& command) {
-  std::string output;
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, output};
-  std::array<char, 4096> buffer{};
-  size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    output.append(buffer.data(), n);
-  return {::pclose(pipe), output};
-}
+using ts::run;
 
 TEST(CrossFormat, SameCountsPerDomainInEveryFormat) {
-  if (!found(ROCPROF_CROSS_PYTHON) || !found(ROCPROF_CROSS_PROTOC) ||
-      !found(ROCPROF_CROSS_OTF2_PRINT))
-    GTEST_SKIP() << "python3, protoc or otf2-print not installed";
+  ASSERT_TRUE(ts::have_program(ROCPROF_CROSS_PYTHON)) << ts::missing_reader("python3");
+  ASSERT_TRUE(ts::have_program(ROCPROF_CROSS_PROTOC)) << ts::missing_reader("protoc");
+  ASSERT_TRUE(ts::have_program(ROCPROF_CROSS_OTF2_PRINT)) << ts::missing_reader("otf2-print");
 
   ts::synthetic_options so;
   so.records_per_kind = 250;
   const auto trace = ts::make_synthetic_trace(so);
 
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("rocprof_cross_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = ts::scratch_dir("cross");
   tr::output_options options;
   options.output_directory = dir.string();
   options.file_prefix = "cross";
@@ -95,8 +77,7 @@ TEST(CrossFormat, SameCountsPerDomainInEveryFormat) {
   const auto [status, out] = run(std::string(ROCPROF_CROSS_PYTHON) + " " + ROCPROF_CROSS_SCRIPT +
                                  " '" + dir.string() + "' '" + expected_path.string() + "' 2>&1");
   EXPECT_EQ(status, 0) << out;
-  std::printf("%s", out.c_str());
-  if (status == 0) std::filesystem::remove_all(dir);  // kept for inspection when it failed
+  std::printf("%s", out.c_str());  // the outputs stay with ROCPROF_KEEP_TEST_OUTPUT=1
 }
 
 }  // namespace

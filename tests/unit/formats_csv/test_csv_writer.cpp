@@ -105,7 +105,7 @@ TEST(csv_writer, golden_headers) {
 }
 
 TEST(csv_writer, rows_read_back_by_python_csv) {
-  if (!ts::have_program("python3")) GTEST_SKIP() << "python3 not found";
+  ASSERT_TRUE(ts::have_program("python3")) << ts::missing_reader("python3");
   ts::temp_dir dir{"csv-rows"};
   ts::synthetic_options so;
   so.records_per_kind = 500;

@@ -18,7 +18,7 @@ using namespace rocprof;
 namespace ts = rocprof::test_support;
 
 TEST(json_writer, results_and_config_read_back_by_python_json) {
-  if (!ts::have_program("python3")) GTEST_SKIP() << "python3 not found";
+  ASSERT_TRUE(ts::have_program("python3")) << ts::missing_reader("python3");
   ts::temp_dir dir{"json"};
   ts::synthetic_options so;
   so.records_per_kind = 400;
@@ -88,7 +88,7 @@ TEST(json_writer, results_and_config_read_back_by_python_json) {
 }
 
 TEST(json_writer, empty_trace_is_valid_json) {
-  if (!ts::have_program("python3")) GTEST_SKIP() << "python3 not found";
+  ASSERT_TRUE(ts::have_program("python3")) << ts::missing_reader("python3");
   ts::temp_dir dir{"json-empty"};
   auto t = ts::make_synthetic_trace({});
   trace::output_options o;

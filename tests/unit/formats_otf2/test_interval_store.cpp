@@ -1,6 +1,5 @@
 // interval_store: sorted read-back with and without spilling gives the same sequence.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -8,6 +7,7 @@
 #include <vector>
 
 #include "otf2/interval_store.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 namespace {
 
@@ -52,7 +52,7 @@ void expect_sorted_permutation(interval_store& store, size_t location, std::vect
 
 TEST(IntervalStore, InMemoryOnly) {
   const auto data = random_intervals(3, 5000);
-  interval_store store(size_t{1} << 30, std::filesystem::temp_directory_path().string());
+  interval_store store(size_t{1} << 30, rocprof::test_support::scratch_dir("in_memory"));
   for (size_t loc = 0; loc < data.size(); ++loc)
     for (const auto& iv : data[loc])
       store.add(loc, iv);
@@ -63,9 +63,7 @@ TEST(IntervalStore, InMemoryOnly) {
 
 TEST(IntervalStore, SpillsAndMergesRuns) {
   const auto data = random_intervals(4, 20000);
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("rocprof_interval_store_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = rocprof::test_support::scratch_dir("interval_store");
   // A budget of 1000 intervals: dozens of runs per location, each smaller than a read batch.
   interval_store store(1000 * sizeof(interval), dir.string());
   for (size_t i = 0; i < 20000; ++i)
@@ -81,7 +79,7 @@ TEST(IntervalStore, SpillsAndMergesRuns) {
 
 TEST(IntervalStore, LargeRunsAreReadInBatches) {
   const auto data = random_intervals(1, 30000);
-  interval_store store(10000 * sizeof(interval), std::filesystem::temp_directory_path().string());
+  interval_store store(10000 * sizeof(interval), rocprof::test_support::scratch_dir("batches"));
   for (const auto& iv : data[0])
     store.add(0, iv);
   EXPECT_EQ(store.spilled_runs(), 3u);  // runs of 10000 intervals, read in batches of 1666
@@ -95,9 +93,7 @@ namespace {
 TEST(IntervalStore, ReservedMemoryStaysWithinTheBudget) {
   // Locations that take turns growing (a mix that shifts over time): vectors that grow by
   // doubling used to hold up to twice the budget; reserved capacity now stays within it.
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("rocprof_interval_reserved_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = rocprof::test_support::scratch_dir("interval_reserved");
   constexpr size_t budget = 50'000 * sizeof(interval);
   interval_store store(budget, dir.string());
   std::mt19937_64 rng(11);

@@ -1,47 +1,31 @@
 // The OTF2 writer on the synthetic trace, read back with otf2-print: the archive validates,
 // event counts match the records, locations are time-ordered, definitions carry §7's names.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "otf2/otf2_writer.hpp"
 #include "rocprof/test_support/synthetic_trace.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 namespace {
 
 namespace ts = rocprof::test_support;
 namespace tr = rocprof::trace;
 
-std::pair<int, std::string> run(const std::string& command) {
-  std::string output;
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, output};
-  std::array<char, 65536> buffer{};
-  size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    output.append(buffer.data(), n);
-  return {::pclose(pipe), output};
-}
+using ts::run;
 
 bool otf2_print_available() {
-  return std::string(ROCPROF_OTF2_PRINT).find("NOTFOUND") == std::string::npos;
+  return ts::have_program(ROCPROF_OTF2_PRINT);
 }
 
 std::filesystem::path test_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("rocprof_otf2_" + std::to_string(::getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return ts::scratch_dir("otf2/" + name);
 }
 
 struct otf2_event {
@@ -75,23 +59,9 @@ std::vector<otf2_event> parse_events(const std::string& text) {
   return events;
 }
 
-// Removes this test process's scratch directory (rocprof_otf2_<pid>) when the tests end.
-class remove_scratch : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(
-        std::filesystem::temp_directory_path() / ("rocprof_otf2_" + std::to_string(::getpid())),
-        ec);
-  }
-};
-const auto* const scratch_cleanup = ::testing::AddGlobalTestEnvironment(new remove_scratch);
-
 class Otf2Writer : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!otf2_print_available()) GTEST_SKIP() << "otf2-print not installed";
-  }
+  void SetUp() override { ASSERT_TRUE(otf2_print_available()) << ts::missing_reader("otf2-print"); }
 };
 
 TEST_F(Otf2Writer, ArchiveValidatesAndCountsMatchRecords) {

@@ -1,30 +1,15 @@
 #include "protoc_text.hpp"
 
-#include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <array>
-#include <cstdio>
-#include <filesystem>
 #include <sstream>
-#include <system_error>
+
+#include "rocprof/test_support/test_env.hpp"
 
 namespace rocprof::test {
 
-std::pair<int, std::string> run_command(const std::string& command) {
-  std::string output;
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, output};
-  std::array<char, 65536> buffer{};
-  size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  return {status, output};
-}
+namespace ts = rocprof::test_support;
 
 bool protoc_available() {
-  return std::string(ROCPROF_PROTOC).find("NOTFOUND") == std::string::npos;
+  return ts::have_program(ROCPROF_PROTOC);
 }
 
 bool decode_trace(const std::string& file, std::vector<decoded_packet>* packets,
@@ -32,7 +17,7 @@ bool decode_trace(const std::string& file, std::vector<decoded_packet>* packets,
   const std::string dir = ROCPROF_PERFETTO_PROTO_DIR;
   const std::string command = std::string(ROCPROF_PROTOC) + " --decode=perfetto.protos.Trace -I " +
                               dir + " " + dir + "/perfetto_trace.proto < '" + file + "' 2>&1";
-  const auto [status, text] = run_command(command);
+  const auto [status, text] = ts::run(command);
   if (status != 0) {
     *error = text;
     return false;
@@ -66,16 +51,3 @@ bool decode_trace(const std::string& file, std::vector<decoded_packet>* packets,
 }
 
 }  // namespace rocprof::test
-
-namespace {
-// Removes this test process's scratch directory (rocprof_pft_<pid>) when the tests end.
-class remove_scratch : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(
-        std::filesystem::temp_directory_path() / ("rocprof_pft_" + std::to_string(::getpid())), ec);
-  }
-};
-const auto* const scratch_cleanup = ::testing::AddGlobalTestEnvironment(new remove_scratch);
-}  // namespace

@@ -9,9 +9,7 @@
 
 namespace rocprof::test {
 
-// Runs a shell command; returns its exit status and stdout.
-std::pair<int, std::string> run_command(const std::string& command);
-
+// True when protoc was found (a missing reader fails the test: ts::missing_reader).
 bool protoc_available();
 
 // One decoded TracePacket: "track_event.type" -> "TYPE_SLICE_BEGIN", ... Repeated fields keep

@@ -2,8 +2,6 @@
 // counter counts; lanes never cross; interning and sequence rules; concatenated files.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -14,6 +12,7 @@
 #include "perfetto/perfetto_writer.hpp"
 #include "protoc_text.hpp"
 #include "rocprof/test_support/synthetic_trace.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 namespace {
 
@@ -23,11 +22,7 @@ using rocprof::test::decode_trace;
 using rocprof::test::decoded_packet;
 
 std::filesystem::path test_dir(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("rocprof_pft_" + std::to_string(::getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return ts::scratch_dir("pftrace/" + name);
 }
 
 tr::output_options options_in(const std::filesystem::path& dir, const std::string& prefix) {
@@ -67,7 +62,7 @@ size_t count_values(const std::vector<decoded_packet>& packets, const std::strin
 class PerfettoWriter : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!rocprof::test::protoc_available()) GTEST_SKIP() << "protoc not installed";
+    ASSERT_TRUE(rocprof::test::protoc_available()) << ts::missing_reader("protoc");
   }
 };
 
@@ -267,8 +262,8 @@ TEST_F(PerfettoWriter, ProcessFilesConcatenateIntoOneTrace) {
     files.emplace_back(options.path_for("results", "pftrace"));
   }
   const auto merged = dir / "merged.pftrace";
-  const auto [status, out] = rocprof::test::run_command(
-      "cat '" + files[0].string() + "' '" + files[1].string() + "' > '" + merged.string() + "'");
+  const auto [status, out] = ts::run("cat '" + files[0].string() + "' '" + files[1].string() +
+                                     "' > '" + merged.string() + "'");
   ASSERT_EQ(status, 0) << out;
   std::vector<decoded_packet> packets;
   std::string error;

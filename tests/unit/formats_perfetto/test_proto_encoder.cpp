@@ -9,17 +9,16 @@
 #include "perfetto/perfetto_fields.hpp"
 #include "perfetto/proto_encoder.hpp"
 #include "protoc_text.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 namespace {
 
 namespace pf = rocprof::trace::perfetto::fields;
 using rocprof::trace::perfetto::proto_encoder;
 
+// A file in a fresh folder of its own.
 std::string temp_file(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("rocprof_pft_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  return rocprof::test_support::scratch_dir("encoder-" + name) + "/" + name;
 }
 
 void write_descriptor(proto_encoder& out, uint64_t uuid, const std::string& name, int64_t tid) {
@@ -37,7 +36,7 @@ void write_descriptor(proto_encoder& out, uint64_t uuid, const std::string& name
 }
 
 TEST(ProtoEncoder, LengthsAndVarintsDecodeWithProtoc) {
-  if (!rocprof::test::protoc_available()) GTEST_SKIP() << "protoc not installed";
+  ASSERT_TRUE(rocprof::test::protoc_available()) << rocprof::test_support::missing_reader("protoc");
   const std::string path = temp_file("encoder.pftrace");
   // Names whose lengths straddle the varint size boundaries of the compacted length prefix.
   const std::vector<size_t> sizes{0, 1, 120, 127, 128, 16383, 16384, 70000};
@@ -69,7 +68,7 @@ TEST(ProtoEncoder, LengthsAndVarintsDecodeWithProtoc) {
 }
 
 TEST(ProtoEncoder, Fixed64AndDoubles) {
-  if (!rocprof::test::protoc_available()) GTEST_SKIP() << "protoc not installed";
+  ASSERT_TRUE(rocprof::test::protoc_available()) << rocprof::test_support::missing_reader("protoc");
   const std::string path = temp_file("fixed.pftrace");
   {
     proto_encoder out;

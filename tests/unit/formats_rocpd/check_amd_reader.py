@@ -13,7 +13,7 @@ checked against what went into the databases.
   --case dbs --db A --db B: given databases (e.g. real CUDA runs made on a GPU machine); the
       same steps, checked for internal consistency.
 
-Exit status 0 = pass, 77 = skipped (reason printed), anything else = failure.
+Exit status 0 = pass, anything else = failure (a missing program fails, never skips).
 """
 import argparse
 import collections
@@ -27,7 +27,6 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
 
 # The plain-named tables of schema 3, each of which the tool unions across databases.
 BASE_TABLES = [
@@ -653,9 +652,7 @@ def case_roctx(args):
     rocprofv3 = os.path.join(args.build_dir, "bin", "rocprofv3")
     app = os.path.join(args.build_dir, "bin", "roctx_app")
     for exe in (rocprofv3, app):
-        if not os.access(exe, os.X_OK):
-            print("SKIP: {} is not built".format(exe))
-            return SKIP
+        check(os.access(exe, os.X_OK), "{} is not built".format(exe))
     threads, iterations = 2, 5
     work = tempfile.mkdtemp(prefix="rocpd_amd_reader_roctx_")
     try:

@@ -39,9 +39,7 @@ class rocpd_db : public ::testing::Test {
     trace_ = nullptr;
     dir_ = nullptr;
   }
-  void SetUp() override {
-    if (!dir_) GTEST_SKIP() << "sqlite3 program not found";
-  }
+  void SetUp() override { ASSERT_NE(dir_, nullptr) << ts::missing_reader("sqlite3"); }
 
   // Runs SQL through the sqlite3 CLI; returns its output without the trailing newline.
   static std::string query(const std::string& sql) {
@@ -231,7 +229,7 @@ namespace {
 
 // Region ids are correlation ids; a producer that repeats one must not lose the database.
 TEST(rocpd_writer, repeated_correlation_ids_keep_every_region) {
-  if (!ts::have_program("sqlite3")) GTEST_SKIP() << "sqlite3 program not found";
+  ASSERT_TRUE(ts::have_program("sqlite3")) << ts::missing_reader("sqlite3");
   ts::temp_dir dir{"rocpd-dup"};
   ts::synthetic_options so;
   so.records_per_kind = 300;
@@ -257,7 +255,7 @@ TEST(rocpd_writer, repeated_correlation_ids_keep_every_region) {
 // naming an agent the definitions lack must still give every agent a row of its own, with the
 // records joined to the right one (AMD's views join agents with inner joins).
 TEST(rocpd_writer, agents_with_repeated_node_ids_keep_their_rows) {
-  if (!ts::have_program("sqlite3")) GTEST_SKIP() << "sqlite3 program not found";
+  ASSERT_TRUE(ts::have_program("sqlite3")) << ts::missing_reader("sqlite3");
   ts::temp_dir dir{"rocpd-agents"};
   ts::synthetic_options so;
   so.records_per_kind = 50;

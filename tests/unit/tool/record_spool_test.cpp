@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "rocprof/test_support/test_env.hpp"
+
 namespace {
 
 using rocprof::tool::record_spool;
@@ -46,9 +48,8 @@ trace::api_record make_api(uint64_t i, int64_t tid = 1) {
 }
 
 std::string make_temp_dir() {
-  char pattern[] = "/tmp/rocprof-spool-test-XXXXXX";
-  const char* dir = ::mkdtemp(pattern);
-  return dir != nullptr ? dir : "/tmp";
+  static int made = 0;
+  return rocprof::test_support::scratch_dir("spool-" + std::to_string(++made));
 }
 
 TEST(RecordSpool, KeepsOrderInMemory) {

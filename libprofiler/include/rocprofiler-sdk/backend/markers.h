@@ -11,7 +11,9 @@
 //   pause/resume -> MARKER_CONTROL_API roctxProfilerPause / roctxProfilerResume
 //   name_*       -> MARKER_NAME_API
 // All calls are cheap when no context traces markers (one relaxed load), and never lock or
-// allocate in the steady state (see libprofiler/README.md for the string interning).
+// allocate in the steady state (see libprofiler/README.md for the string interning). No call
+// throws: one that fails inside the core (out of memory) returns -1 (push, pop, name_*,
+// pause, resume) or range id 0 (start) and records nothing.
 #pragma once
 
 #include <stdint.h>

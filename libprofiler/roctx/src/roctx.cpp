@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rocprof/common/c_boundary.hpp"
 #include "rocprofiler-sdk/backend/markers.h"
 #include "rocprofiler-sdk/marker_api.h"
 
@@ -77,83 +78,105 @@ thread_local int t_depth = 0;
 std::atomic<roctx_range_id_t> g_next_range_id{1};
 std::atomic<unsigned> g_fork_generation{0};
 
+using rocprof::c_boundary::guarded_call;
+using rocprof::c_boundary::guarded_or;
+
+// The naming calls of HSA agents, HIP devices and streams: one core entry, told apart by op.
+int name_object(int operation, const char* name, uint64_t object) {
+  if (const core_entry_points* c = core()) return c->name_object(operation, name, object);
+  return 0;
+}
+
 }  // namespace
 
+// No exception leaves ROCTx: on an internal failure a call returns its documented error value
+// (-1 for int results, range id 0). The core's marker entries run through the C-boundary guard
+// themselves (rocprof/common/c_boundary.hpp), so the hot calls (mark, ranges) forward to them
+// outside a guard of their own: the forward stays a tail call. Everything else here runs
+// through the guard.
 extern "C" {
 
 ROCTX_API void roctxMarkA(const char* message) {
-  if (const core_entry_points* c = core()) c->mark(nullptr, message);
+  if (const core_entry_points* c = core()) return c->mark(nullptr, message);
 }
 
 ROCTX_API int roctxRangePushA(const char* message) {
   if (const core_entry_points* c = core()) return c->push(nullptr, message);
-  return t_depth++;
+  return guarded_or(__func__, -1, [] { return t_depth++; });
 }
 
 ROCTX_API int roctxRangePop(void) {
   if (const core_entry_points* c = core()) return c->pop(nullptr);
-  if (t_depth == 0) return -1;
-  return --t_depth;
+  return guarded_or(__func__, -1, [] { return t_depth == 0 ? -1 : --t_depth; });
 }
 
 ROCTX_API roctx_range_id_t roctxRangeStartA(const char* message) {
   if (const core_entry_points* c = core()) return c->start(nullptr, message);
-  return g_next_range_id.fetch_add(1, std::memory_order_relaxed);
+  return guarded_or(__func__, roctx_range_id_t{0},
+                    [] { return g_next_range_id.fetch_add(1, std::memory_order_relaxed); });
 }
 
 ROCTX_API void roctxRangeStop(roctx_range_id_t id) {
-  if (const core_entry_points* c = core()) c->stop(nullptr, id);
+  if (const core_entry_points* c = core()) return c->stop(nullptr, id);
 }
 
 ROCTX_API int roctxProfilerPause(roctx_thread_id_t tid) {
-  if (const core_entry_points* c = core()) c->pause(tid);
-  return 0;
+  return guarded_or(__func__, -1, [&] {
+    if (const core_entry_points* c = core()) return c->pause(tid);
+    return 0;
+  });
 }
 
 ROCTX_API int roctxProfilerResume(roctx_thread_id_t tid) {
-  if (const core_entry_points* c = core()) c->resume(tid);
-  return 0;
+  return guarded_or(__func__, -1, [&] {
+    if (const core_entry_points* c = core()) return c->resume(tid);
+    return 0;
+  });
 }
 
 ROCTX_API int roctxNameOsThread(const char* name) {
-  if (const core_entry_points* c = core()) c->name_thread(nullptr, name);
-  return 0;
+  return guarded_or(__func__, -1, [&] {
+    if (const core_entry_points* c = core()) return c->name_thread(nullptr, name);
+    return 0;
+  });
 }
 
 ROCTX_API int roctxNameHsaAgent(const char* name, const struct hsa_agent_s* agent) {
-  if (const core_entry_points* c = core())
-    c->name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent, name,
-                   reinterpret_cast<uintptr_t>(agent));
-  return 0;
+  return guarded_or(__func__, -1, [&] {
+    return name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent, name,
+                       reinterpret_cast<uintptr_t>(agent));
+  });
 }
 
 ROCTX_API int roctxNameHipDevice(const char* name, int device_id) {
-  if (const core_entry_points* c = core())
-    c->name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice, name,
-                   static_cast<uint64_t>(device_id));
-  return 0;
+  return guarded_or(__func__, -1, [&] {
+    return name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice, name,
+                       static_cast<uint64_t>(device_id));
+  });
 }
 
 ROCTX_API int roctxNameHipStream(const char* name, const struct ihipStream_t* stream) {
-  if (const core_entry_points* c = core())
-    c->name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream, name,
-                   reinterpret_cast<uintptr_t>(stream));
-  return 0;
+  return guarded_or(__func__, -1, [&] {
+    return name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream, name,
+                       reinterpret_cast<uintptr_t>(stream));
+  });
 }
 
 ROCTX_API int roctxGetThreadId(roctx_thread_id_t* tid) {
-  // Cached per thread; a forked child bumps the generation so its thread asks the OS again.
-  static const int registered = pthread_atfork(nullptr, nullptr, [] { ++g_fork_generation; });
-  (void)registered;
-  static thread_local roctx_thread_id_t cached = 0;
-  static thread_local unsigned generation = 0;
-  const unsigned now = g_fork_generation.load(std::memory_order_relaxed);
-  if (cached == 0 || generation != now) {
-    cached = static_cast<roctx_thread_id_t>(syscall(SYS_gettid));
-    generation = now;
-  }
-  *tid = cached;
-  return 0;
+  return guarded_or(__func__, -1, [&] {
+    // Cached per thread; a forked child bumps the generation so its thread asks the OS again.
+    static const int registered = pthread_atfork(nullptr, nullptr, [] { ++g_fork_generation; });
+    (void)registered;
+    static thread_local roctx_thread_id_t cached = 0;
+    static thread_local unsigned generation = 0;
+    const unsigned now = g_fork_generation.load(std::memory_order_relaxed);
+    if (cached == 0 || generation != now) {
+      cached = static_cast<roctx_thread_id_t>(syscall(SYS_gettid));
+      generation = now;
+    }
+    *tid = cached;
+    return 0;
+  });
 }
 
 }  // extern "C"

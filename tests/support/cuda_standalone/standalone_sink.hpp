@@ -1,7 +1,8 @@
-// A sink for runs without the profiler core: the plugin injected alone with
-// CUDA_INJECTION64_PATH and ROCPROF_CUDA_STANDALONE_OUTPUT=<file.json>. It keeps what the
-// backend reports and writes it as one JSON document at exit, so the backend can be verified on
-// a GPU machine on its own (tests/integration/cuda) and compared with the bare CUPTI collector.
+// Test builds only (never in the installed plugin): the coreless sink of the plugin variant
+// librocprofiler-sdk-cuda-standalone.so, injected alone with CUDA_INJECTION64_PATH and
+// ROCPROF_CUDA_STANDALONE_OUTPUT=<file.json>. It keeps what the backend reports and writes it
+// as one JSON document at exit, so the backend can be verified on a GPU machine on its own
+// (tests/integration/cuda) and compared with the bare CUPTI collector.
 // API events go into a preallocated array claimed with one atomic add (no lock, no allocation
 // on the application's threads); buffer-thread events go into vectors under a mutex.
 #pragma once
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "backend_sink.hpp"
+#include "coreless_sink.hpp"
 
 namespace rocprof::cuda {
 
@@ -26,7 +27,7 @@ struct standalone_options {
 // unset); ROCPROF_CUDA_STANDALONE_OUTPUT: the JSON file.
 standalone_options standalone_options_from_env();
 
-class standalone_sink final : public backend_sink {
+class standalone_sink final : public coreless_sink {
  public:
   explicit standalone_sink(standalone_options opts);
 
@@ -53,6 +54,7 @@ class standalone_sink final : public backend_sink {
 
   // Writes the JSON document; returns false (and says why on stderr) if it cannot.
   bool write(const std::string& extra_status) const;
+  void finish(const std::string& status) override { write(status); }
 
  private:
   standalone_options opts_;
