@@ -15,6 +15,7 @@
 
 #include "metrics/metric_listing.hpp"
 #include "metrics/profiler_host_loader.hpp"
+#include "rocprof/common/c_boundary.hpp"
 
 namespace {
 
@@ -31,7 +32,7 @@ struct listing_state {
 extern "C" __attribute__((visibility("default"))) const char* rocprof_cuda_list_metrics_json(
     const char* chip, int profiler_type) {
   static const char* const failed = R"({"error":"the metric listing failed"})";
-  try {
+  return rocprof::c_boundary::guarded_or(__func__, failed, [&]() -> const char* {
     // Leaked on purpose: callers may read the text until they close the plugin.
     static listing_state* state = new listing_state;
     std::lock_guard<std::mutex> lock{state->mutex};
@@ -49,7 +50,5 @@ extern "C" __attribute__((visibility("default"))) const char* rocprof_cuda_list_
       it = state->documents.emplace(std::move(key), std::move(text)).first;
     }
     return it->second.c_str();
-  } catch (...) {
-    return failed;
-  }
+  });
 }

@@ -11,10 +11,10 @@
 #include "command_line.hpp"
 #include "environment.hpp"
 #include "passes.hpp"
-#include "temp_dir.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 using namespace rocprof::cli;
-using rocprof::cli::testing::temp_dir;
+using rocprof::test_support::temp_dir;
 
 namespace {
 
