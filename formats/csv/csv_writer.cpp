@@ -106,6 +106,7 @@ class csv_writer final : public writer {
     auto& f = file(kernel_file_, "kernel_trace", kernel_trace_header);
     for (const auto& r : records) {
       const auto* sym = kernels_->find(r.kernel_id);
+      const auto registers = registers_of(r, sym);
       row{f.buffer()}
           .s(kernel_dispatch_kind)
           .s(agents_->label(r.agent_id))
@@ -120,9 +121,9 @@ class csv_writer final : public writer {
           .u(r.end_ns)
           .u(round_lds(sym ? sym->group_segment_size : r.group_segment_size))
           .u(r.private_segment_size)
-          .u(r.arch_vgpr_count)
-          .u(r.accum_vgpr_count)
-          .u(r.sgpr_count)
+          .u(registers.arch_vgpr)
+          .u(registers.accum_vgpr)
+          .u(registers.sgpr)
           .u(r.workgroup_size.x)
           .u(r.workgroup_size.y)
           .u(r.workgroup_size.z)
@@ -271,6 +272,7 @@ class csv_writer final : public writer {
       const kernel_dispatch_record k =
           it != dispatches_.end() ? it->second : kernel_dispatch_record{};
       const auto* sym = kernels_->find(k.kernel_id);
+      const auto registers = registers_of(k, sym);
       auto cn = counter_names_.find(key.second);
       row{f.buffer()}
           .u(k.corr.internal)
@@ -285,9 +287,9 @@ class csv_writer final : public writer {
           .u(uint64_t{k.workgroup_size.x} * k.workgroup_size.y * k.workgroup_size.z)
           .u(round_lds(sym ? sym->group_segment_size : k.group_segment_size))
           .u(k.private_segment_size)
-          .u(k.arch_vgpr_count)
-          .u(k.accum_vgpr_count)
-          .u(k.sgpr_count)
+          .u(registers.arch_vgpr)
+          .u(registers.accum_vgpr)
+          .u(registers.sgpr)
           .s(cn != counter_names_.end() ? std::string_view{*cn->second} : std::string_view{})
           .d(value)
           .u(k.start_ns)

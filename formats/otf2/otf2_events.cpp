@@ -42,6 +42,20 @@ bool otf2_writer::write_location_events(OTF2_Archive* archive, size_t index,
   const std::string base_name = location_name(key);
   const bool on_agent = key.kind != location_kind::thread;
   std::vector<lane> lanes;
+  // A location definition (no events yet) and its event writer; nullptr (error_ set) on failure.
+  const auto new_location = [&](const std::string& name) -> OTF2_EvtWriter* {
+    const uint64_t id = next_location++;
+    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
+    if (w == nullptr) {
+      error_ = "OTF2_Archive_GetEvtWriter failed for location " + std::to_string(id);
+      return nullptr;
+    }
+    location_defs_.push_back(
+        {id, string_ref(name),
+         on_agent ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM : OTF2_LOCATION_TYPE_CPU_THREAD,
+         on_agent ? group_of(key.agent) : 0, 0});
+    return w;
+  };
   const auto write_interval = [&](const interval& iv) {
     lane* chosen = nullptr;
     for (lane& l : lanes) {
@@ -57,18 +71,9 @@ bool otf2_writer::write_location_events(OTF2_Archive* archive, size_t index,
     }
     if (chosen == nullptr) {
       // Overlaps everything open: a new location for this lane.
-      const uint64_t id = next_location++;
-      OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
-      if (w == nullptr) {
-        error_ = "OTF2_Archive_GetEvtWriter failed for location " + std::to_string(id);
-        return false;
-      }
-      const std::string name =
-          lanes.empty() ? base_name : base_name + " [lane " + std::to_string(lanes.size()) + "]";
-      location_defs_.push_back(
-          {id, string_ref(name),
-           on_agent ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM : OTF2_LOCATION_TYPE_CPU_THREAD,
-           on_agent ? group_of(key.agent) : 0, 0});
+      OTF2_EvtWriter* w = new_location(
+          lanes.empty() ? base_name : base_name + " [lane " + std::to_string(lanes.size()) + "]");
+      if (w == nullptr) return false;
       lanes.push_back({w, location_defs_.size() - 1, {}});
       chosen = &lanes.back();
     }
@@ -81,6 +86,13 @@ bool otf2_writer::write_location_events(OTF2_Archive* archive, size_t index,
   if (!store_.drain_sorted(index, write_interval)) {
     if (error_.empty()) error_ = store_.error();
     return false;
+  }
+  if (lanes.empty()) {
+    // A location with no interval (a thread that only made marks) is still defined, with no
+    // events: OTF2's reader cannot open an archive that has no location at all.
+    OTF2_EvtWriter* w = new_location(base_name);
+    if (w == nullptr) return false;
+    ROCPROF_OTF2_CHECK(error_, OTF2_Archive_CloseEvtWriter(archive, w));
   }
   for (lane& l : lanes) {
     while (!l.stack.empty()) {

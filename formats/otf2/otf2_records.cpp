@@ -14,8 +14,12 @@ void otf2_writer::write(record_span<api_record> records) {
     const bool marker = r.domain == api_domain::marker_core_range ||
                         r.domain == api_domain::marker_control ||
                         r.domain == api_domain::marker_name;
-    // Marks (instants) have no Enter/Leave form; rocprofv3 skips them too (§7).
-    if (r.domain == api_domain::marker_core_range && r.start_ns == r.end_ns) continue;
+    // Marks (instants) have no Enter/Leave form; rocprofv3 skips them too (§7). Their thread
+    // still gets its location: an archive of marks alone must have one to be readable.
+    if (r.domain == api_domain::marker_core_range && r.start_ns == r.end_ns) {
+      location_of({location_kind::thread, r.tid, 0, 0});
+      continue;
+    }
     const bool cuda = r.domain == api_domain::cuda_runtime || r.domain == api_domain::cuda_driver;
     const OTF2_Paradigm paradigm = marker || r.domain == api_domain::rocdecode
                                        ? OTF2_PARADIGM_USER

@@ -102,9 +102,13 @@ void otf2_writer::add(const location_key& key, uint64_t start, uint64_t end, uin
   end = std::max(start, end);
   min_ts_ = std::min(min_ts_, start);
   max_ts_ = std::max(max_ts_, end);
+  store_.add(location_of(key), {start, end, reg, category});
+}
+
+size_t otf2_writer::location_of(const location_key& key) {
   const auto [it, inserted] = location_index_.emplace(key, locations_.size());
   if (inserted) locations_.push_back(key);
-  store_.add(it->second, {start, end, reg, category});
+  return it->second;
 }
 
 uint32_t otf2_writer::metric_of(uint64_t counter_id) {

@@ -91,6 +91,8 @@ class otf2_writer final : public writer {
  private:
   uint32_t string_ref(std::string_view text);
   uint32_t region(std::string_view name, OTF2_RegionRole role, OTF2_Paradigm paradigm);
+  // The dense index of `key`'s location, made on first use.
+  size_t location_of(const location_key& key);
   void add(const location_key& key, uint64_t start, uint64_t end, uint32_t region,
            uint32_t category);
   uint32_t metric_of(uint64_t counter_id);

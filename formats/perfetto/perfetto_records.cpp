@@ -1,4 +1,5 @@
 // Perfetto writer: one write() per record kind, turning records into slices, flows and counters.
+#include "common/kernel_names.hpp"
 #include "perfetto/perfetto_writer_impl.hpp"
 
 namespace rocprof::trace::perfetto_impl {
@@ -61,9 +62,10 @@ void perfetto_writer::write(record_span<kernel_dispatch_record> records) {
             arg_uint(arg::kernel_id, r.kernel_id);
             arg_uint(arg::scratch_size, r.private_segment_size);
             arg_uint(arg::lds_block_size, r.group_segment_size);
-            arg_uint(arg::vgpr_count, r.arch_vgpr_count);
-            arg_uint(arg::accum_vgpr_count, r.accum_vgpr_count);
-            arg_uint(arg::sgpr_count, r.sgpr_count);
+            const auto registers = formats::registers_of(r, k);
+            arg_uint(arg::vgpr_count, registers.arch_vgpr);
+            arg_uint(arg::accum_vgpr_count, registers.accum_vgpr);
+            arg_uint(arg::sgpr_count, registers.sgpr);
             arg_uint(arg::workgroup_size,
                      uint64_t{r.workgroup_size.x} * r.workgroup_size.y * r.workgroup_size.z);
             arg_uint(arg::grid_size, uint64_t{r.grid_size.x} * r.grid_size.y * r.grid_size.z);

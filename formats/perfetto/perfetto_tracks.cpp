@@ -17,7 +17,6 @@ lane_track& perfetto_writer::thread_track(int64_t tid) {
   lane_track& t = threads_[tid];
   t.name = default_thread_name(tid);
   t.parent = process_uuid_;
-  t.lanes_under_first = true;
   add_thread_lane(t, tid);
   return t;
 }
@@ -33,14 +32,13 @@ void perfetto_writer::add_thread_lane(lane_track& track, int64_t tid) {
 lane_sequence& perfetto_writer::place(lane_track& track, uint64_t start, uint64_t end) {
   const size_t lane = track.lanes.place(start, end);
   if (lane == track.sequences.size()) {
-    // An overlapping slice: a new track with the same name, so the UI shows them together.
+    // An overlapping slice: a new track with the same name, so the UI shows them together. It
+    // is the process's child, as every track of ours: trace readers (AMD's test reader among
+    // them) place a slice only on a thread's own track or on a process-scoped one, never on
+    // a child of a thread track (rocprofv3 puts each thread's slices on such tracks too).
     auto sequence = std::make_unique<lane_sequence>();
     sequence->track_uuid = new_uuid();
-    const bool first = track.sequences.empty();
-    describe_track(
-        sequence->track_uuid,
-        !first && track.lanes_under_first ? track.sequences[0]->track_uuid : track.parent,
-        track.name);
+    describe_track(sequence->track_uuid, track.parent, track.name);
     start_sequence(*sequence);
     track.sequences.push_back(std::move(sequence));
   }

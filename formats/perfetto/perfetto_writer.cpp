@@ -182,7 +182,6 @@ void perfetto_writer::begin(const trace_definitions& defs) {
     lane_track& track = threads_[t->tid];
     track.name = t->name.empty() ? default_thread_name(t->tid) : t->name;
     track.parent = process_uuid_;
-    track.lanes_under_first = true;
     add_thread_lane(track, t->tid);
   }
 }

@@ -121,8 +121,7 @@ struct lane_track {
   track_lanes lanes;
   std::vector<std::unique_ptr<lane_sequence>> sequences;  // one per lane; lane 0 is the track
   std::string name;
-  uint64_t parent = 0;
-  bool lanes_under_first = false;  // thread tracks: extra lanes are children of the thread
+  uint64_t parent = 0;  // the process track: extra lanes are its children too
 };
 
 class perfetto_writer final : public writer {

@@ -6,11 +6,8 @@
 #include <fstream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "record_spool.hpp"
 #include "rocprof/common/placeholders.hpp"
-#include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 
@@ -77,44 +74,6 @@ trace::output_options make_output_options(const config::tool_settings& settings)
   if (!settings.summary_output.empty()) options.summary_output = settings.summary_output;
   options.summary_units = summary_unit_from(settings.summary_units);
   return options;
-}
-
-std::string settings_to_json(const config::tool_settings& s) {
-  nlohmann::json j;
-  for (const auto& spec : config::schema()) {
-    if (spec.domain) j[config::setting_name(spec)] = s.traces(spec.key);
-  }
-  j["counter_collection"] = s.counter_collection;
-  j["counters"] = s.counters;
-  j["output_path"] = s.output_path;
-  j["output_file"] = s.output_file;
-  j["output_format"] = s.output_formats;
-  j["minimum_output_bytes"] = s.minimum_output_bytes;
-  j["demangle"] = s.demangle;
-  j["truncate"] = s.truncate;
-  j["kernel_rename"] = s.kernel_rename;
-  j["kernel_include_regex"] = s.kernel_include_regex;
-  j["kernel_exclude_regex"] = s.kernel_exclude_regex;
-  j["kernel_iteration_range"] = s.kernel_iteration_range;
-  j["group_by_queue"] = s.group_by_queue;
-  j["agent_index"] = s.agent_index;
-  j["stats"] = s.stats;
-  j["summary"] = s.summary;
-  j["summary_per_domain"] = s.summary_per_domain;
-  j["summary_groups"] = s.summary_groups;
-  j["summary_output"] = s.summary_output;
-  j["summary_units"] = s.summary_units;
-  j["selected_regions"] = s.selected_regions;
-  j["signal_handlers"] = s.signal_handlers;
-  auto periods = nlohmann::json::array();
-  for (const auto& p : s.collection_periods)
-    periods.push_back({{"delay", p.delay_ns}, {"duration", p.duration_ns}, {"repeat", p.repeat}});
-  j["collection_period"] = periods;
-  j["pc_sampling_method"] = s.pc_sampling_method;
-  j["pc_sampling_unit"] = s.pc_sampling_unit;
-  j["pc_sampling_interval"] = s.pc_sampling_interval;
-  j["benchmark_mode"] = s.benchmark_mode;
-  return j.dump();
 }
 
 std::string write_period_log(const config::tool_settings& settings,

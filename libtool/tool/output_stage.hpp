@@ -24,7 +24,8 @@ std::vector<std::string> requested_writers(const config::tool_settings& settings
 // output_options with the output directory and file prefix expanded for this process.
 trace::output_options make_output_options(const config::tool_settings& settings);
 
-// The resolved configuration as JSON text (process_info::config_json, <prefix>_config.json).
+// The resolved configuration as JSON text (process_info::config_json, <prefix>_config.json):
+// rocprofv3's 70 `config` keys in its order, then this tool's own (config_json.cpp).
 std::string settings_to_json(const config::tool_settings& settings);
 
 struct output_report {

@@ -129,6 +129,11 @@ std::vector<pass> build_passes(const command_line& line) {
       passes.push_back({config, "pass_"});
     }
   }
+  // rocprofv3 adds pass_N / pmc_N only when there are several passes or the one pass collects
+  // counters (rocprofv3-facts.md §1.2): a single job without them writes where -d says.
+  if (passes.size() == 1 && passes.front().config.list("pmc").empty()) {
+    passes.front().sub_directory.clear();
+  }
   if (passes.empty()) passes.push_back({cli, ""});
 
   for (size_t index = 0; index < passes.size(); ++index) {

@@ -35,6 +35,8 @@ bool wants_summary(const job& config) {
 
 void print_version(std::ostream& out) {
   const auto& info = common::get_build_info();
+  const std::string rocm_version =
+      std::string(common::implemented_rocm_version) + " (the rocprofv3 interface implemented)";
   const std::pair<const char*, std::string_view> rows[] = {
       {"version", info.version},
       {"git_revision", info.git_revision},
@@ -43,7 +45,8 @@ void print_version(std::ostream& out) {
       {"system_processor", info.system_processor},
       {"system_version", info.system_version},
       {"compiler_id", info.compiler_id},
-      {"compiler_version", info.compiler_version}};
+      {"compiler_version", info.compiler_version},
+      {"rocm_version", rocm_version}};
   for (const auto& [key, value] : rows) {
     char line[256];
     std::snprintf(line, sizeof(line), "%16s: %.*s\n", key, static_cast<int>(value.size()),
@@ -97,7 +100,6 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
     if (!is_file(paths.tool())) {
       throw usage_error("tool library not found at " + paths.tool());
     }
-    const std::string root = output_root(cli, base);
     if (!line.app.empty()) resolve_application(line.app.front(), base);
 
     // Everything that can fail is resolved for every pass before the first one starts.
@@ -113,6 +115,9 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
       }
       pass_environment_input input;
       input.config = &current.config;
+      // Each pass has its own output directory: an input-file job may name one (a -d beside it
+      // must agree, as for every merged key).
+      const std::string root = output_root(current.config, base);
       input.output_path = current.sub_directory.empty() ? root : root + "/" + current.sub_directory;
       input.paths = paths;
       input.base = &base;
@@ -143,9 +148,9 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
     for (const auto& warning : warnings)
       err << "rocprofv3: warning: " << warning << "\n";
 
-    const std::string log_level = cli.text("log_level").value_or("");
     int status = 0;
     for (const auto& ready : prepared) {
+      const std::string log_level = ready.source->config.text("log_level").value_or("");
       const std::string label = ready.source->sub_directory.empty()
                                     ? std::string()
                                     : " (" + ready.source->sub_directory + ")";

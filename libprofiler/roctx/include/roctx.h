@@ -1,4 +1,4 @@
-// Legacy header name (roctracer's roctx.h): same API as rocprofiler-sdk-roctx/roctx.h.
+// Legacy header name (roctracer's roctx.h, included as <roctx.h>): see roctracer/roctx.h.
 #pragma once
 
-#include "rocprofiler-sdk-roctx/roctx.h"
+#include "roctracer/roctx.h"

@@ -4,6 +4,7 @@
 // The core is looked up once, on the first call, with dlsym(RTLD_DEFAULT): an application
 // that is not profiled pays one predictable branch per call afterwards.
 #include "rocprofiler-sdk-roctx/roctx.h"
+#include "roctracer/roctx.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -160,6 +161,15 @@ ROCTX_API int roctxNameHipStream(const char* name, const struct ihipStream_t* st
     return name_object(ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream, name,
                        reinterpret_cast<uintptr_t>(stream));
   });
+}
+
+// roctracer's version queries (legacy header).
+ROCTX_API uint32_t roctx_version_major(void) {
+  return guarded_or(__func__, 0u, [] { return uint32_t{ROCTX_VERSION_MAJOR}; });
+}
+
+ROCTX_API uint32_t roctx_version_minor(void) {
+  return guarded_or(__func__, 0u, [] { return uint32_t{ROCTX_VERSION_MINOR}; });
 }
 
 ROCTX_API int roctxGetThreadId(roctx_thread_id_t* tid) {

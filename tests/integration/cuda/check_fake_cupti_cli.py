@@ -60,6 +60,15 @@ def main():
     if dbs:
         n = sqlite3.connect(dbs[0]).execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
         c.eq(n, 5, "rocpd_kernel_dispatch rows")
+        if kernels is not None:
+            # Registers per thread: the CSV's VGPR_Count is the kernel's, as rocpd's (the fake
+            # CUPTI reports 24 per kernel).
+            db_vgpr = dict(sqlite3.connect(dbs[0]).execute(
+                "SELECT dispatch_id, vgpr_count FROM kernels").fetchall())
+            c.check(all(int(r["VGPR_Count"]) == db_vgpr.get(int(r["Dispatch_Id"])) == 24
+                        for r in kernels),
+                    f"VGPR_Count equals rocpd's vgpr_count ({[r['VGPR_Count'] for r in kernels]}"
+                    f" vs {db_vgpr})")
     return c.finish()
 
 

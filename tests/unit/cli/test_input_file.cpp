@@ -186,3 +186,24 @@ TEST(InputFile, ErrorsNameFileLineAndKey) {
   EXPECT_NE(error_of([&] { read_input_file(dir.path() + "/missing.yaml"); }).find("missing.yaml"),
             std::string::npos);
 }
+
+// rocprofv3 adds pass_N / pmc_N only with several passes or counters in the one pass
+// (rocprofv3-facts.md §1.2): a single job without them writes where -d (or its own
+// output_directory) says.
+TEST(InputFile, OneJobWithoutCountersHasNoPassDirectory) {
+  temp_dir dir;
+  const auto plain =
+      dir.write("one.yaml", "jobs:\n  - kernel_trace: true\n    output_directory: /tmp/here\n");
+  auto passes = passes_of({"-i", plain});
+  ASSERT_EQ(passes.size(), 1u);
+  EXPECT_EQ(passes[0].sub_directory, "");
+  EXPECT_EQ(passes[0].config.text("output_directory"), std::optional<std::string>("/tmp/here"));
+  const auto groups = dir.write("groups.json", R"({"jobs": [{"pmc_groups": [["A"], ["B"]]}]})");
+  EXPECT_EQ(passes_of({"-i", groups})[0].sub_directory, "");
+  const auto counters = dir.write("counters.json", R"({"jobs": [{"pmc": ["A", "B"]}]})");
+  EXPECT_EQ(passes_of({"-i", counters})[0].sub_directory, "pass_1");
+  const auto txt = dir.write("counters.txt", "pmc: A B\n");
+  EXPECT_EQ(passes_of({"-i", txt})[0].sub_directory, "pmc_1");
+  // A --pmc on the command line is a counter of the file's one job: pass_1, as rocprofv3.
+  EXPECT_EQ(passes_of({"-i", plain, "--pmc", "A"})[0].sub_directory, "pass_1");
+}

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "common/number_format.hpp"
 #include "csv/csv_writer.hpp"
@@ -190,6 +191,42 @@ TEST(csv_writer, no_records_no_files) {
   w->begin(t.defs);
   ASSERT_EQ(w->finish(), "");
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+// VGPR_Count, Accum_VGPR_Count and SGPR_Count are the kernel's (its symbol's), as in rocpd: the
+// core's dispatch records carry no registers, so the record's own values are 0 in a real run.
+TEST(csv_writer, registers_come_from_the_kernel_symbol) {
+  ASSERT_TRUE(ts::have_program("python3")) << ts::missing_reader("python3");
+  ts::temp_dir dir{"csv-registers"};
+  auto t = ts::make_synthetic_trace({});
+  std::map<uint64_t, uint32_t> vgpr_of_kernel;
+  for (auto& k : t.defs.kernel_symbols) {
+    k.sgpr_count = 24;
+    vgpr_of_kernel[k.kernel_id] = k.arch_vgpr_count;
+  }
+  for (auto& r : t.kernels) {
+    r.arch_vgpr_count = 0;  // what the tool's records hold
+    r.sgpr_count = 0;
+  }
+  auto o = options_for(dir.path());
+  o.stats = false;
+  ASSERT_EQ(write_csv(t, o), "");
+  int status = 0;
+  const std::string out = ts::run_command(
+      "python3 -c \"import csv, sys; [print(r['Kernel_Id'], r['VGPR_Count'], r['SGPR_Count']) "
+      "for r in csv.DictReader(open(sys.argv[1]))]\" " +
+          ts::shell_quote(o.path_for("kernel_trace", "csv")) + " 2>&1",
+      &status);
+  ASSERT_EQ(status, 0) << out;
+  std::istringstream rows(out);
+  uint64_t kernel = 0, vgpr = 0, sgpr = 0;
+  size_t checked = 0;
+  while (rows >> kernel >> vgpr >> sgpr) {
+    EXPECT_EQ(vgpr, vgpr_of_kernel.at(kernel)) << "kernel " << kernel;
+    EXPECT_EQ(sgpr, 24u) << "kernel " << kernel;
+    ++checked;
+  }
+  EXPECT_EQ(checked, t.kernels.size()) << out;
 }
 
 }  // namespace

@@ -209,6 +209,36 @@ TEST_F(Otf2Writer, RewritesAnExistingArchive) {
   EXPECT_EQ(status, 0) << out;
 }
 
+// A trace of marks alone (instants, which OTF2 has no event for): the archive still defines the
+// thread's location, so that OTF2's own reader opens it.
+TEST_F(Otf2Writer, MarksAloneStillMakeAReadableArchive) {
+  ts::synthetic_options so;
+  so.records_per_kind = 10;
+  auto trace = ts::make_synthetic_trace(so);
+  std::vector<tr::api_record> marks;
+  for (auto r : trace.api) {
+    if (r.domain != tr::api_domain::marker_core_range) continue;
+    r.end_ns = r.start_ns;
+    marks.push_back(r);
+  }
+  ASSERT_FALSE(marks.empty());
+  const auto dir = test_dir("marks-only");
+  tr::output_options options;
+  options.output_directory = dir.string();
+  options.file_prefix = "marks";
+  auto w = tr::make_otf2_writer(options);
+  w->begin(trace.defs);
+  w->write(tr::make_span(marks));
+  ASSERT_EQ(w->finish(), "");
+  const auto [status, out] = run(std::string(ROCPROF_OTF2_PRINT) + " -G '" +
+                                 (dir / "marks_results.otf2").string() + "' 2>&1");
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("ERROR"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"Thread " + std::to_string(marks.front().tid) + "\""), std::string::npos)
+      << out;
+  EXPECT_TRUE(parse_events(out).empty()) << out;
+}
+
 }  // namespace
 
 TEST_F(Otf2Writer, LongLocationsAreFlushedChunkByChunk) {

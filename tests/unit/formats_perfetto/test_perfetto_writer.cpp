@@ -342,4 +342,53 @@ TEST_F(PerfettoWriter, UnnamedThreadsAreNumberedAsRocprofv3Does) {
   EXPECT_EQ(names[late], "\"THREAD " + std::to_string(n + 1) + " (" + late + ")\"");
 }
 
+// AMD's Perfetto test reader (and trace processor's thread mapping) places a slice only on a
+// thread's own track (a ThreadDescriptor track under the process) or on a process-scoped track;
+// a child of a thread track is rejected. Overlapping marker ranges of one thread need extra
+// lanes: those must be process-scoped tracks too.
+TEST_F(PerfettoWriter, EverySliceTrackIsTheThreadsOwnOrProcessScoped) {
+  ts::synthetic_options so;
+  so.records_per_kind = 60;
+  auto trace = ts::make_synthetic_trace(so);
+  // Every marker of the first thread partially overlaps the one before it: they need lanes.
+  const int64_t tid = trace.defs.threads.front().tid;
+  uint64_t start = 1'000'000;
+  size_t overlapping = 0;
+  for (auto& r : trace.api) {
+    if (!is_marker(r)) continue;
+    r.tid = tid;
+    r.start_ns = start;
+    r.end_ns = start + 1000;
+    start += 600;
+    ++overlapping;
+  }
+  ASSERT_GT(overlapping, 2u);
+  const auto packets = write_and_decode(trace, options_in(test_dir("thread-lanes"), "proc"));
+  std::string process_uuid;
+  std::map<std::string, std::string> parent_of;  // track uuid -> parent uuid
+  std::set<std::string> thread_tracks;
+  for (const auto& p : packets) {
+    if (!p.has("track_descriptor.uuid")) continue;
+    const std::string uuid = p.get("track_descriptor.uuid");
+    if (p.has("track_descriptor.process.pid")) process_uuid = uuid;
+    if (p.has("track_descriptor.thread.tid")) thread_tracks.insert(uuid);
+    parent_of[uuid] = p.get("track_descriptor.parent_uuid");
+  }
+  ASSERT_FALSE(process_uuid.empty());
+  size_t lanes_of_thread = 0;
+  for (const auto& p : packets) {
+    if (!p.has("trace_packet_defaults.track_event_defaults.track_uuid")) continue;
+    const std::string track = p.get("trace_packet_defaults.track_event_defaults.track_uuid");
+    ASSERT_EQ(parent_of.count(track), 1u) << track;
+    EXPECT_EQ(parent_of[track], process_uuid)
+        << "slice track " << track << " is not a child of the process track";
+    EXPECT_EQ(thread_tracks.count(parent_of[track]), 0u) << "a child of a thread track";
+  }
+  for (const auto& p : packets)
+    if (p.has("track_descriptor.name") && !p.has("track_descriptor.thread.tid") &&
+        p.get("track_descriptor.name") == '"' + trace.defs.threads.front().name + '"')
+      ++lanes_of_thread;
+  EXPECT_GT(lanes_of_thread, 0u) << "the overlapping markers needed extra lanes";
+}
+
 }  // namespace

@@ -18,4 +18,9 @@ struct build_info {
 
 const build_info& get_build_info();
 
+// The ROCm release whose rocprofv3 interface (options, input files, outputs) this tool implements
+// (rocprofiler-sdk 1.0.0, rocprofv3-facts.md §0). `--version` prints it as rocm_version, labelled
+// as such: no ROCm installation is implied.
+inline constexpr std::string_view implemented_rocm_version = "7.0.0";
+
 }  // namespace rocprof::common
