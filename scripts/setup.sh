@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git file
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libsqlite3-dev libdw-dev
-  libopen-trace-format2-dev
+  libopen-trace-format2-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # The golden tests' independent readers: without one they fail (never skip).
   otf2-tools protobuf-compiler sqlite3 python3
