@@ -10,6 +10,8 @@ packages=(
   # The golden tests' independent readers: without one they fail (never skip).
   otf2-tools protobuf-compiler sqlite3 python3
   libtrilinos-kokkos-dev
+  # The fuzz targets (tests/fuzz, run by ctest): clang with libFuzzer and the sanitizers.
+  clang libclang-rt-14-dev
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

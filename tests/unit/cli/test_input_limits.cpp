@@ -6,7 +6,9 @@
 #include <chrono>
 #include <functional>
 
+#include "command_line.hpp"
 #include "input_file.hpp"
+#include "passes.hpp"
 #include "rocprof/test_support/test_env.hpp"
 #include "yaml_reader.hpp"
 
@@ -116,6 +118,28 @@ TEST(InputLimits, ReaderKeepsYamlTypesAndLines) {
   ASSERT_EQ(doc.job_key_lines.size(), 1u);
   EXPECT_EQ(doc.job_key_lines[0].at("d"), 5);
   EXPECT_TRUE(read_yaml_text("", "empty.yaml").root.is_null());
+}
+
+TEST(InputLimits, TwoHundredThousandCountersAreFast) {
+  temp_dir dir;
+  std::string line = "pmc:";
+  std::string list;
+  for (int i = 0; i < 200000; ++i) {
+    const std::string name = "COUNTER_" + std::to_string(i % 180000);
+    line += " " + name;
+    list += (i ? ",\"" : "\"") + name + "\"";
+  }
+  const auto txt = dir.write("many.txt", line + "\n");
+  const auto json = dir.write("many.json", R"({"jobs": [{"pmc": [)" + list + "]}]}");
+  for (const auto& file : {txt, json}) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto passes = build_passes(parse_command_line({"-i", file, "--", "/bin/true"}));
+    // Was 22 s with quadratic de-duplication; the checks of every name are linear too.
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 3.0)
+        << file;
+    ASSERT_EQ(passes.size(), 1u);
+    EXPECT_GE(passes[0].config.list("pmc").size(), 180000u);
+  }
 }
 
 TEST(InputLimits, HugeAndUnreadableFiles) {
