@@ -8,6 +8,8 @@ find_package(fmt CONFIG REQUIRED)
 find_package(SQLite3 REQUIRED)
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw)
 pkg_check_modules(OTF2 REQUIRED IMPORTED_TARGET otf2)
+# User regexes (kernel filters, summary groups) are matched by RE2: linear time, no recursion.
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 if(ROCPROF_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)
   include(GoogleTest)

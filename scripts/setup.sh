@@ -5,11 +5,13 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git file
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libsqlite3-dev libdw-dev
-  libopen-trace-format2-dev
+  libopen-trace-format2-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # The golden tests' independent readers: without one they fail (never skip).
   otf2-tools protobuf-compiler sqlite3 python3
   libtrilinos-kokkos-dev
+  # The fuzz targets (tests/fuzz, run by ctest): clang with libFuzzer and the sanitizers.
+  clang libclang-rt-14-dev
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

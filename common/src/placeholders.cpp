@@ -6,12 +6,15 @@
 
 #include <limits.h>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "rocprof/config/schema.hpp"
+#include "rocprof/config/values.hpp"
 
 namespace rocprof::common {
 namespace {
@@ -92,8 +95,14 @@ bool valid_env_name(std::string_view name) {
   return true;
 }
 
+// The loops below stop as soon as the text is over the limit: the round is then discarded, so
+// no single round can grow without bound either (a template of many %argv% or %env{..}%).
+bool too_long(const std::string& text) {
+  return text.size() > k_max_expanded_length;
+}
+
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  for (size_t pos = text.find(from); pos != std::string::npos;
+  for (size_t pos = text.find(from); pos != std::string::npos && !too_long(text);
        pos = text.find(from, pos + to.size())) {
     text.replace(pos, from.size(), to);
   }
@@ -110,7 +119,7 @@ void expand_env_forms(std::string& text) {
     const std::string open = f.open;
     const std::string close = f.close;
     size_t pos = 0;
-    while ((pos = text.find(open, pos)) != std::string::npos) {
+    while (!too_long(text) && (pos = text.find(open, pos)) != std::string::npos) {
       const size_t name_start = pos + open.size();
       const size_t end = text.find(close, name_start);
       if (end == std::string::npos) break;
@@ -126,27 +135,47 @@ void expand_env_forms(std::string& text) {
   }
 }
 
+// The N of "%argN%" / "{argN}" starting at `pos` (the '%' or '{'), and where it ends; nullopt
+// when the text there is no such placeholder. An N too large for 64 bits reads as SIZE_MAX: past
+// the end of any command line.
+struct arg_placeholder {
+  size_t index = 0;
+  size_t end = 0;  // one past the closing '%' or '}'
+  bool overflows = false;
+};
+
+std::optional<arg_placeholder> arg_placeholder_at(const std::string& text, size_t pos) {
+  const char close = text[pos] == '%' ? '%' : '}';
+  size_t digits_end = pos + 4;
+  while (digits_end < text.size() && std::isdigit(static_cast<unsigned char>(text[digits_end])))
+    ++digits_end;
+  if (digits_end == pos + 4 || digits_end >= text.size() || text[digits_end] != close) {
+    return std::nullopt;
+  }
+  arg_placeholder found;
+  found.end = digits_end + 1;
+  const auto value =
+      config::parse_integer(std::string_view(text).substr(pos + 4, digits_end - pos - 4));
+  found.overflows = !value || *value > k_max_arg_index;
+  found.index = found.overflows ? SIZE_MAX : static_cast<size_t>(*value);
+  return found;
+}
+
 // %argN% / {argN}: argument N normalized; past the end it is removed with the '-', '/' or '_'
 // characters that follow it.
 void expand_arg_n(std::string& text, const std::vector<std::string>& argv) {
   for (const char* open : {"%arg", "{arg"}) {
-    const char close = open[0] == '%' ? '%' : '}';
     size_t pos = 0;
-    while ((pos = text.find(open, pos)) != std::string::npos) {
-      size_t digits_end = pos + 4;
-      while (digits_end < text.size() &&
-             std::isdigit(static_cast<unsigned char>(text[digits_end]))) {
-        ++digits_end;
-      }
-      if (digits_end == pos + 4 || digits_end >= text.size() || text[digits_end] != close) {
+    while (!too_long(text) && (pos = text.find(open, pos)) != std::string::npos) {
+      const auto found = arg_placeholder_at(text, pos);
+      if (!found) {
         pos += 4;
         continue;
       }
-      const size_t index = std::stoul(text.substr(pos + 4, digits_end - pos - 4));
-      size_t end = digits_end + 1;
+      size_t end = found->end;
       std::string value;
-      if (index < argv.size()) {
-        value = normalize_arg(argv[index]);
+      if (found->index < argv.size()) {
+        value = normalize_arg(argv[found->index]);
       } else {
         while (end < text.size() && (text[end] == '-' || text[end] == '/' || text[end] == '_'))
           ++end;
@@ -205,7 +234,12 @@ placeholder_context placeholder_context::for_current_process() {
   return context;
 }
 
-std::string expand_placeholders(std::string_view text, const placeholder_context& context) {
+namespace {
+
+// Every round expands what the previous one produced (an environment value may hold
+// placeholders), at most 16 rounds; a round whose result would pass k_max_expanded_length stops
+// the expansion with the previous round's text.
+std::string expand(std::string_view text, const placeholder_context& context, std::string* error) {
   std::vector<std::string> argv = context.argv;
   if (argv.size() > 1 && argv[1] == "--") argv.erase(argv.begin() + 1);
   const std::string tag = argv.empty() ? std::string() : normalize_arg(basename_of(argv[0]));
@@ -241,7 +275,7 @@ std::string expand_placeholders(std::string_view text, const placeholder_context
       {"%s", size()}};
 
   std::string current(text);
-  for (int round = 0; round < 16; ++round) {  // bounded: an env value may contain placeholders
+  for (int round = 0; round < 16; ++round) {
     std::string next = current;
     expand_env_forms(next);
     expand_arg_n(next, argv);
@@ -251,10 +285,38 @@ std::string expand_placeholders(std::string_view text, const placeholder_context
     }
     for (const auto& [key, value] : shorthands)
       replace_all(next, key, value);
+    if (too_long(next)) {
+      if (error != nullptr) {
+        *error = "expands to more than " + std::to_string(k_max_expanded_length) + " bytes";
+      }
+      break;
+    }
     if (next == current) break;
     current = std::move(next);
   }
   return current;
+}
+
+}  // namespace
+
+std::string expand_placeholders(std::string_view text, const placeholder_context& context) {
+  return expand(text, context, nullptr);
+}
+
+std::string placeholder_problem(std::string_view text, const placeholder_context& context) {
+  const std::string copy(text);
+  for (const char* open : {"%arg", "{arg"}) {
+    for (size_t pos = copy.find(open); pos != std::string::npos; pos = copy.find(open, pos + 4)) {
+      const auto found = arg_placeholder_at(copy, pos);
+      if (found && found->overflows) {
+        return "'" + copy.substr(pos, found->end - pos) + "': the argument index is larger than " +
+               std::to_string(k_max_arg_index);
+      }
+    }
+  }
+  std::string error;
+  expand(text, context, &error);
+  return error;
 }
 
 }  // namespace rocprof::common

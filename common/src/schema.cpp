@@ -205,6 +205,7 @@ std::vector<option_spec> build_schema() {
           .says("Perfetto backend ('system' needs the traced daemons)"),
       row("perfetto_buffer_size", "perfetto-buffer-size")
           .of(vt::integer)
+          .range(1, UINT32_MAX)
           .def("1048576")
           .to("ROCPROF_PERFETTO_BUFFER_SIZE_KB", ef::text)
           .in(k_perfetto)
@@ -220,6 +221,7 @@ std::vector<option_spec> build_schema() {
           .says("What happens when the Perfetto buffer is full"),
       row("perfetto_shmem_size_hint", "perfetto-shmem-size-hint")
           .of(vt::integer)
+          .range(0, UINT32_MAX)
           .def("64")
           .to("ROCPROF_PERFETTO_SHMEM_SIZE_HINT_KB", ef::text)
           .in(k_perfetto)
@@ -289,6 +291,7 @@ std::vector<option_spec> build_schema() {
           .says("Do not install the tool's signal handlers"),
       row("minimum_output_data", "minimum-output-data")
           .of(vt::integer)
+          .range(0, UINT64_MAX / 1024)
           .def("0")
           .to("ROCPROF_MINIMUM_OUTPUT_BYTES", ef::custom)
           .in(k_advanced)
@@ -345,6 +348,19 @@ const option_spec* find_option(std::string_view key) {
 const option_spec& option(std::string_view key) {
   if (const auto* spec = find_option(key)) return *spec;
   throw std::logic_error("configuration schema has no key '" + std::string(key) + "'");
+}
+
+std::string integer_range_problem(const option_spec& spec, uint64_t value) {
+  if (value >= spec.min_value && value <= spec.max_value) return {};
+  const std::string got = " (got " + std::to_string(value) + ")";
+  if (spec.max_value == UINT64_MAX) {
+    return (spec.min_value == 1 ? std::string("must be greater than 0")
+                                : "must be at least " + std::to_string(spec.min_value)) +
+           got;
+  }
+  if (spec.min_value == 0) return "must be at most " + std::to_string(spec.max_value) + got;
+  return "must be between " + std::to_string(spec.min_value) + " and " +
+         std::to_string(spec.max_value) + got;
 }
 
 std::vector<std::string_view> words(std::string_view field) {

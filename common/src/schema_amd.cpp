@@ -37,6 +37,7 @@ std::vector<option_spec> pc_sampling_rows() {
           .collecting(),
       row("pc_sampling_interval", "pc-sampling-interval")
           .of(vt::integer)
+          .range(1, UINT64_MAX)
           .def("1")
           .to("ROCPROF_PC_SAMPLING_INTERVAL", ef::text)
           .in(k_pc)
@@ -114,6 +115,7 @@ std::vector<option_spec> thread_trace_rows() {
           .amd(),
       row("att_perfcounter_ctrl", "att-perfcounter-ctrl")
           .of(vt::integer)
+          .range(0, 32)
           .def("0")
           .to("ROCPROF_ATT_PARAM_PERFCOUNTER_CTRL", ef::text)
           .in(k_att)
@@ -122,6 +124,7 @@ std::vector<option_spec> thread_trace_rows() {
           .amd(),
       row("att_activity", "att-activity")
           .of(vt::integer)
+          .range(1, 32)  // becomes ROCPROF_ATT_PARAM_PERFCOUNTER_CTRL, whose range is 1..32
           .to("", ef::custom)
           .in(k_att)
           .meta("N")

@@ -153,6 +153,7 @@ std::vector<option_spec> domain_rows() {
           .collecting(),
       row("pmc_group_interval", "")
           .of(vt::integer)
+          .range(1, UINT64_MAX)
           .def("1")
           .to("ROCPROF_COUNTER_GROUPS_INTERVAL", ef::text)
           .only(option_scope::file_only)

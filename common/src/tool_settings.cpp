@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "rocprof/common/safe_regex.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/tool_settings.hpp"
 #include "rocprof/config/values.hpp"
@@ -50,10 +51,19 @@ class env_reader {
     const auto parsed = text_value.find_first_not_of("0123456789") == std::string_view::npos
                             ? parse_integer(text_value)
                             : std::nullopt;
-    if (parsed) return *parsed;
-    result_.warnings.push_back(std::string(spec.env) + "='" + value +
-                               "' is not a decimal integer; using " + std::to_string(fallback));
-    return fallback;
+    if (!parsed) {
+      result_.warnings.push_back(std::string(spec.env) + "='" + value +
+                                 "' is not a decimal integer; using " + std::to_string(fallback));
+      return fallback;
+    }
+    // The row's range holds for the variable where the CLI writes the value as it is.
+    if (spec.form == env_form::text) {
+      if (auto problem = integer_range_problem(spec, *parsed); !problem.empty()) {
+        result_.errors.push_back(std::string(spec.env) + ": " + problem);
+        return fallback;
+      }
+    }
+    return *parsed;
   }
 
   // A value that must be one of the row's choices (compared case-insensitively).
@@ -77,25 +87,41 @@ class env_reader {
   read_result& result_;
 };
 
+std::string env_of(std::string_view key) {
+  return std::string(option(key).env);
+}
+
 std::vector<collection_period> parse_periods(const std::string& text, read_result& result) {
   std::vector<collection_period> periods;
   for (const auto& item : split_any(text, ";")) {
-    const auto fields = split_any(item, ":");
-    collection_period period;
-    std::optional<uint64_t> values[3];
-    for (size_t i = 0; i < fields.size() && i < 3; ++i)
-      values[i] = parse_integer(fields[i]);
-    if (fields.size() != 3 || !values[0] || !values[1] || !values[2]) {
-      result.errors.push_back("ROCPROF_COLLECTION_PERIOD: '" + item +
-                              "' is not DELAY:DURATION:REPEAT in nanoseconds");
-      continue;
+    auto parsed = parse_period_ns(item);
+    if (parsed.period) {
+      periods.push_back(*parsed.period);
+    } else {
+      result.errors.push_back(env_of("collection_period") + ": " + parsed.error);
     }
-    period.delay_ns = *values[0];
-    period.duration_ns = *values[1];
-    period.repeat = *values[2];
-    periods.push_back(period);
   }
   return periods;
+}
+
+// The counter names as the tool splits them, each checked by the one rule the CLI applies too.
+std::vector<std::string> checked_counters(std::string_view key, const std::string& line,
+                                          read_result& result) {
+  auto names = parse_pmc_line(line);
+  for (const auto& name : names) {
+    if (auto problem = counter_name_problem(name); !problem.empty()) {
+      result.errors.push_back(env_of(key) + ": " + problem);
+      return {};
+    }
+  }
+  return names;
+}
+
+void check_regex(std::string_view key, const std::string& pattern, read_result& result) {
+  if (auto problem = common::regex_problem(pattern); !problem.empty()) {
+    result.errors.push_back(env_of(key) + ": invalid regular expression " +
+                            common::quote_pattern(pattern) + ": " + problem);
+  }
 }
 
 // The tokens of ROCPROF_OUTPUT_FORMAT (separated by space, tab, ',', ';' or ':') in the tool's
@@ -133,16 +159,12 @@ read_result read_tool_settings(const env_lookup& lookup) {
   }
 
   s.counter_collection = env.boolean("counter_collection");
-  s.counters = parse_pmc_line(env.text("pmc"));
+  s.counters = checked_counters("pmc", env.text("pmc"), result);
   for (const auto& line : split_any(env.text("pmc_groups"), "\n")) {
-    auto group = parse_pmc_line(line);
+    auto group = checked_counters("pmc_groups", line, result);
     if (!group.empty()) s.counter_groups.push_back(std::move(group));
   }
   s.counter_groups_interval = env.integer("pmc_group_interval");
-  if (s.counter_groups_interval == 0) {
-    result.errors.push_back("ROCPROF_COUNTER_GROUPS_INTERVAL: must be at least 1");
-    s.counter_groups_interval = 1;
-  }
   s.extra_counters_contents = env.text("extra_counters");
 
   s.output_path = env.text_or_default("output_directory");
@@ -158,6 +180,13 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.kernel_include_regex = env.text("kernel_include_regex");
   s.kernel_exclude_regex = env.text("kernel_exclude_regex");
   s.kernel_iteration_range = env.text("kernel_iteration_range");
+  auto iterations = parse_iteration_range(s.kernel_iteration_range);
+  if (!iterations.error.empty()) {
+    result.errors.push_back(env_of("kernel_iteration_range") + ": " + iterations.error);
+  }
+  s.kernel_iterations = std::move(iterations.intervals);
+  check_regex("kernel_include_regex", s.kernel_include_regex, result);
+  check_regex("kernel_exclude_regex", s.kernel_exclude_regex, result);
 
   s.group_by_queue = env.boolean("group_by_queue");
   s.agent_index = env.choice("agent_index");
@@ -166,6 +195,8 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.summary = env.boolean("summary");
   s.summary_per_domain = env.boolean("summary_per_domain");
   s.summary_groups = split_on(env.text("summary_groups"), option("summary_groups").separator);
+  for (const auto& pattern : s.summary_groups)
+    check_regex("summary_groups", pattern, result);
   s.summary_output = env.text("summary_output_file");
   s.summary_units = env.choice("summary_units");
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_set>
+
+#include "rocprof/common/utf8.hpp"
 
 namespace rocprof::config {
 
@@ -115,10 +118,27 @@ std::vector<std::string> parse_pmc_line(std::string_view line) {
     if (std::string_view("!@$%&(),*+-./;<>?{}^`~|").find(c) != std::string_view::npos) c = ' ';
   }
   std::vector<std::string> out;
+  std::unordered_set<std::string> seen;  // linear: 200 000 names take milliseconds, not minutes
   for (auto& name : split_any(cleaned, " \t\r\n")) {
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    if (seen.insert(name).second) out.push_back(std::move(name));
   }
   return out;
+}
+
+std::string counter_name_problem(std::string_view name) {
+  if (name.empty()) return "an empty counter name";
+  if (name.size() > k_counter_name_max_length) {
+    return "a counter name is longer than " + std::to_string(k_counter_name_max_length) + " bytes";
+  }
+  if (const size_t at = common::invalid_utf8_offset(name); at != std::string_view::npos) {
+    return "counter name '" + std::string(name.substr(0, at)) + "...' is not valid UTF-8 (byte " +
+           std::to_string(at) + ")";
+  }
+  if (const size_t at = common::control_character_offset(name); at != std::string_view::npos) {
+    return "counter name '" + std::string(name.substr(0, at)) +
+           "...' contains a control character (byte " + std::to_string(at) + ")";
+  }
+  return {};
 }
 
 }  // namespace rocprof::config

@@ -5,13 +5,9 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-// GCC 12 warns -Wmaybe-uninitialized inside <regex> (the std::function of its NFA states) in
-// sanitizer builds: a false positive in the library header, silenced for that header only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <regex>
-#pragma GCC diagnostic pop
 #include <unordered_map>
+
+#include "rocprof/common/safe_regex.hpp"
 
 namespace rocprof::formats::summary {
 namespace {
@@ -137,12 +133,13 @@ std::string render_summary(const trace_stats& stats, const trace::output_options
     }
   }
   for (const auto& pattern : options.summary_groups) {
-    std::regex re;
-    try {
-      re = std::regex{pattern};
-    } catch (const std::regex_error& e) {
+    // RE2 through the shared wrapper: the rules the CLI checked, and matching in linear time.
+    std::string problem;
+    const auto re = common::safe_regex::compile(pattern, &problem);
+    if (!re) {
       if (error && error->empty())
-        *error = "invalid --summary-groups regex '" + pattern + "': " + e.what();
+        *error =
+            "invalid --summary-groups regex " + common::quote_pattern(pattern) + ": " + problem;
       continue;
     }
     std::vector<stats_row> rows;
@@ -150,7 +147,7 @@ std::string render_summary(const trace_stats& stats, const trace::output_options
     for (size_t d = 0; d < static_cast<size_t>(stats_domain::count); ++d) {
       const auto dom = static_cast<stats_domain>(d);
       const std::string name{info(dom).name};
-      if (!std::regex_match(name, re)) continue;
+      if (!re->full_match(name)) continue;
       auto r = stats.rows(dom);
       if (r.empty()) continue;
       title += (title.empty() ? "" : " + ") + name;

@@ -14,9 +14,18 @@ std::string choice_value(const config::option_spec& spec, const std::string& wor
                     std::string(spec.choices) + ")");
 }
 
-uint64_t integer_value(const std::string& word, const std::string& where) {
-  if (auto parsed = config::parse_integer(word)) return *parsed;
-  throw usage_error(where + ": invalid integer value '" + word + "'");
+uint64_t checked_range(const config::option_spec& spec, uint64_t value, const std::string& where) {
+  if (auto problem = config::integer_range_problem(spec, value); !problem.empty()) {
+    throw usage_error(where + ": " + problem);
+  }
+  return value;
+}
+
+uint64_t integer_value(const config::option_spec& spec, const std::string& word,
+                       const std::string& where) {
+  if (auto parsed = config::parse_integer(word)) return checked_range(spec, *parsed, where);
+  throw usage_error(where + ": invalid integer value '" + word +
+                    "' (a non-negative integer that fits in 64 bits)");
 }
 
 bool bool_value(const std::string& word, const std::string& where) {
@@ -57,7 +66,7 @@ option_value from_words(const config::option_spec& spec, const std::vector<std::
       return words.empty() ? true : bool_value(words.back(), where);
     case value_type::integer:
       if (words.empty()) throw usage_error(where + ": expected one argument");
-      return integer_value(words.back(), where);
+      return integer_value(spec, words.back(), where);
     case value_type::string:
       if (words.empty()) throw usage_error(where + ": expected one argument");
       return words.back();
@@ -87,8 +96,8 @@ option_value from_json(const config::option_spec& spec, const nlohmann::json& no
       }
       throw usage_error(where + ": expected a boolean, got " + std::string(node.type_name()));
     case value_type::integer:
-      if (node.is_number_unsigned()) return node.get<uint64_t>();
-      if (node.is_string()) return integer_value(node.get<std::string>(), where);
+      if (node.is_number_unsigned()) return checked_range(spec, node.get<uint64_t>(), where);
+      if (node.is_string()) return integer_value(spec, node.get<std::string>(), where);
       throw usage_error(where + ": expected a non-negative integer, got " +
                         (node.is_number() ? node.dump() : std::string(node.type_name())));
     case value_type::string:

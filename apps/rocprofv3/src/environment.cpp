@@ -1,12 +1,13 @@
 #include "environment.hpp"
 
-#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "passes.hpp"
+#include "rocprof/config/collection_period.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
+#include "rocprof/config/tool_settings.hpp"
 #include "rocprof/config/values.hpp"
 
 extern char** environ;
@@ -34,40 +35,44 @@ std::string join_path_list(const std::vector<std::string>& parts) {
   return config::join(kept, ":");
 }
 
-double unit_to_ns(const std::string& unit) {
-  if (unit == "hour") return 3.6e12;
-  if (unit == "min") return 6e10;
-  if (unit == "sec") return 1e9;
-  if (unit == "msec") return 1e6;
-  if (unit == "usec") return 1e3;
-  return 1.0;
-}
-
+// validate_pass() has checked every period already (value_checks.cpp).
 std::string collection_periods(const job& config) {
-  const double factor = unit_to_ns(config.text("collection_period_unit").value_or("sec"));
+  const std::string unit = config.text("collection_period_unit").value_or("sec");
   std::vector<std::string> out;
   for (const auto& period : config.list("collection_period")) {
-    const auto fields = config::split_any(period, ":");
-    bool valid = fields.size() == 3;
-    double delay = 0, duration = 0;
-    std::optional<uint64_t> repeat;
-    if (valid) {
-      char* end1 = nullptr;
-      char* end2 = nullptr;
-      delay = std::strtod(fields[0].c_str(), &end1);
-      duration = std::strtod(fields[1].c_str(), &end2);
-      repeat = config::parse_integer(fields[2]);
-      valid = *end1 == '\0' && *end2 == '\0' && delay >= 0 && duration >= 0 && repeat.has_value();
-    }
-    if (!valid) {
-      throw usage_error("argument --collection-period: '" + period +
-                        "' is not DELAY:DURATION:REPEAT");
-    }
-    out.push_back(std::to_string(static_cast<uint64_t>(std::llround(delay * factor))) + ":" +
-                  std::to_string(static_cast<uint64_t>(std::llround(duration * factor))) + ":" +
-                  std::to_string(*repeat));
+    const auto parsed = config::parse_period_in_unit(period, unit);
+    if (!parsed.period) throw usage_error("argument --collection-period: " + parsed.error);
+    out.push_back(config::format_period_ns(*parsed.period));
   }
   return config::join(out, ";");
+}
+
+// The tool reads its settings from the environment the application gets (what rocprofv3
+// inherited, with this pass's changes over it). Whatever it would refuse, rocprofv3 refuses
+// now: that also covers ROCPROF_* variables the user exported, which no option checked.
+void check_tool_accepts(const environment& base, const environment& changes) {
+  const auto lookup = [&](const char* name) -> const char* {
+    if (const auto it = changes.find(name); it != changes.end()) return it->second.c_str();
+    if (const auto it = base.find(name); it != base.end()) return it->second.c_str();
+    return nullptr;
+  };
+  const auto result = config::read_tool_settings(lookup);
+  if (result.errors.empty()) return;
+  const std::string& error = result.errors.front();
+  for (const auto& spec : config::schema()) {
+    const size_t length = spec.env.size();
+    if (spec.env.empty() || error.size() <= length || error.compare(0, length, spec.env) != 0 ||
+        (error[length] != ':' && error[length] != '=')) {
+      continue;  // not this variable's message (ROCPROF_COUNTER_GROUPS vs _INTERVAL)
+    }
+    const bool ours = changes.count(std::string(spec.env)) != 0;
+    throw usage_error(
+        (ours && !spec.long_name.empty()
+             ? "argument --" + std::string(spec.long_name) + " (" + std::string(spec.env) + ")"
+             : std::string("environment variable ") + std::string(spec.env)) +
+        error.substr(spec.env.size()));
+  }
+  throw usage_error(error);
 }
 
 std::string read_file(const std::string& path) {
@@ -170,6 +175,7 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
   if (config.has("collection_period"))
     env[env_name("collection_period")] = collection_periods(config);
   if (auto kb = config.number("minimum_output_data")) {
+    // The schema's range keeps KB x 1024 within 64 bits.
     env[env_name("minimum_output_data")] = std::to_string(*kb * 1024);
   }
   if (config.has("att_perfcounters")) {
@@ -214,6 +220,7 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
       env[std::string(backend->injection)] = plugin;
     }
   }
+  check_tool_accepts(base, env);
   return result;
 }
 

@@ -28,7 +28,9 @@ struct pass_environment_result {
   std::vector<std::string> warnings;
 };
 
-// Throws usage_error for values that cannot be handed over (unreadable -E file, bad period).
+// Throws usage_error for values that cannot be handed over (unreadable -E file, bad period),
+// and for any setting the tool would refuse when it reads this environment (the tool's own
+// reader runs on it here, before launch).
 pass_environment_result build_pass_environment(const pass_environment_input& input);
 
 // The backends that record something this pass asks for (rows of the schema naming them).

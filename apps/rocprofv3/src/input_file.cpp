@@ -1,7 +1,5 @@
 #include "input_file.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -11,18 +9,29 @@
 #include "convert.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/values.hpp"
+#include "yaml_reader.hpp"
 
 namespace rocprof::cli {
 namespace {
 
 using json = nlohmann::json;
 
+// Input files are a few kilobytes; the limit stops a misnamed device or a runaway file.
+constexpr std::streamsize k_max_input_bytes = std::streamsize{64} << 20;
+
 std::string read_all(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw usage_error(path + ": cannot read input file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (static_cast<std::streamsize>(text.size()) > k_max_input_bytes) {
+      throw usage_error(path + ": input file larger than " +
+                        std::to_string(k_max_input_bytes >> 20) + " MiB");
+    }
+  }
+  return text;
 }
 
 std::string extension_of(const std::string& path) {
@@ -32,10 +41,10 @@ std::string extension_of(const std::string& path) {
   return config::to_lower(path.substr(dot + 1));
 }
 
-input_jobs read_txt(const std::string& path) {
+input_jobs read_txt(const std::string& path, const std::string& text) {
   input_jobs out;
   out.sub_directory = "pmc_";
-  std::istringstream lines(read_all(path));
+  std::istringstream lines(text);
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
     const std::string content = line.substr(0, line.find('#'));
@@ -53,73 +62,46 @@ input_jobs read_txt(const std::string& path) {
   return out;
 }
 
-// YAML scalars keep their YAML type (bool, integer, string), like PyYAML would give them.
-json yaml_to_json(const YAML::Node& node, const std::string& path) {
-  switch (node.Type()) {
-    case YAML::NodeType::Sequence: {
-      json out = json::array();
-      for (const auto& item : node)
-        out.push_back(yaml_to_json(item, path));
-      return out;
-    }
-    case YAML::NodeType::Map: {
-      json out = json::object();
-      for (const auto& item : node) {
-        if (!item.first.IsScalar()) {
-          throw usage_error(path + ":" + std::to_string(item.first.Mark().line + 1) +
-                            ": a key must be a plain name");
-        }
-        out[item.first.Scalar()] = yaml_to_json(item.second, path);
-      }
-      return out;
-    }
-    case YAML::NodeType::Scalar: {
-      const std::string text = node.Scalar();
-      if (node.Tag() == "!") return text;  // quoted: always a string
-      bool b = false;
-      if (YAML::convert<bool>::decode(node, b)) return b;
-      if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
-        // Too large for 64 bits stays text; the schema then reports it as a bad integer.
-        if (auto number = config::parse_integer(text)) return *number;
-      }
-      return text;
-    }
-    default:
-      return nullptr;
-  }
-}
-
 struct document {
   json root;
   std::vector<std::map<std::string, int>> key_lines;  // per job: key -> 1-based line
 };
 
-document parse_yaml(const std::string& path) {
-  document doc;
-  const std::string text = read_all(path);
-  try {
-    const YAML::Node root = YAML::Load(text);
-    doc.root = yaml_to_json(root, path);
-    if (root.IsMap() && root["jobs"] && root["jobs"].IsSequence()) {
-      for (const auto& item : root["jobs"]) {
-        std::map<std::string, int> lines;
-        if (item.IsMap()) {
-          for (const auto& entry : item)
-            lines[entry.first.Scalar()] = entry.first.Mark().line + 1;
-        }
-        doc.key_lines.push_back(std::move(lines));
-      }
-    }
-  } catch (const YAML::Exception& error) {
-    throw usage_error(path + ":" + std::to_string(error.mark.line + 1) +
-                      ": malformed YAML: " + error.msg);
-  }
-  return doc;
+document parse_yaml(const std::string& path, const std::string& text) {
+  yaml_document yaml = read_yaml_text(text, path);
+  return {std::move(yaml.root), std::move(yaml.job_key_lines)};
 }
 
-document parse_json(const std::string& path) {
+// nlohmann's parser nests without limit; the jobs schema needs four levels.
+void check_json_depth(const std::string& path, const std::string& text) {
+  size_t depth = 0;
+  int line = 1;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > k_input_max_depth) {
+        throw usage_error(path + ":" + std::to_string(line) + ": nested deeper than " +
+                          std::to_string(k_input_max_depth) + " levels");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+document parse_json(const std::string& path, const std::string& text) {
+  check_json_depth(path, text);
   document doc;
-  const std::string text = read_all(path);
   try {
     doc.root = json::parse(text);
   } catch (const json::parse_error& error) {
@@ -127,6 +109,9 @@ document parse_json(const std::string& path) {
     const size_t offset = std::min<size_t>(error.byte, text.size());
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n');
     throw usage_error(path + ":" + std::to_string(line) + ": malformed JSON");
+  } catch (const json::exception& error) {
+    // e.g. a number too large for a double (out_of_range.406): no offset to report.
+    throw usage_error(path + ": malformed JSON: " + error.what());
   }
   return doc;
 }
@@ -139,17 +124,23 @@ bool allowed_in_file(const config::option_spec& spec) {
 }  // namespace
 
 input_jobs read_input_file(const std::string& path) {
+  check_input_type(path);
+  return parse_input_text(path, read_all(path));
+}
+
+void check_input_type(const std::string& path) {
   const std::string ext = extension_of(path);
-  if (ext == "txt") return read_txt(path);
-  document doc;
-  if (ext == "yaml" || ext == "yml") {
-    doc = parse_yaml(path);
-  } else if (ext == "json") {
-    doc = parse_json(path);
-  } else {
+  if (ext != "txt" && ext != "yaml" && ext != "yml" && ext != "json") {
     throw usage_error(path + ": unknown input file type '." + ext +
                       "' (expected .txt, .yaml, .yml or .json)");
   }
+}
+
+input_jobs parse_input_text(const std::string& path, const std::string& text) {
+  check_input_type(path);
+  const std::string ext = extension_of(path);
+  if (ext == "txt") return read_txt(path, text);
+  document doc = ext == "json" ? parse_json(path, text) : parse_yaml(path, text);
   if (!doc.root.is_object() || !doc.root.contains("jobs")) {
     throw usage_error(path + ": missing top-level key 'jobs'");
   }

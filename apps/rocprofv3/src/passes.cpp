@@ -1,23 +1,14 @@
 #include "passes.hpp"
 
 #include <cstdlib>
-#include <regex>
 
 #include "input_file.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
+#include "value_checks.hpp"
 
 namespace rocprof::cli {
 namespace {
-
-void check_regex(const std::string& pattern, const std::string& what) {
-  try {
-    std::regex compiled(pattern, std::regex::ECMAScript);
-    (void)compiled;
-  } catch (const std::regex_error& error) {
-    throw usage_error(what + ": invalid regular expression '" + pattern + "': " + error.what());
-  }
-}
 
 std::string option_of(const std::string& key) {
   return "--" + std::string(config::option(key).long_name);
@@ -59,19 +50,15 @@ void expand_aggregates(job& config) {
   }
 }
 
-void validate_pass(const job& config, const std::string& label) {
+void validate_pass(const job& config, const std::string& label,
+                   const std::vector<std::string>& app) {
   const std::string prefix = label.empty() ? std::string() : label + ": ";
   if (config.has("pid")) {
     throw usage_error(prefix +
                       "-p/--pid is reserved for attaching to a process; "
                       "the collection period option is -P/--collection-period");
   }
-  for (const char* key : {"kernel_include_regex", "kernel_exclude_regex"}) {
-    if (auto pattern = config.text(key)) check_regex(*pattern, prefix + option_of(key));
-  }
-  for (const auto& pattern : config.list("summary_groups")) {
-    check_regex(pattern, prefix + "--summary-groups");
-  }
+  check_pass_values(config, prefix, app);
   // PC sampling: unit, method and interval together, and the beta opt-in.
   const bool unit = config.has("pc_sampling_unit");
   const bool method = config.has("pc_sampling_method");
@@ -81,9 +68,6 @@ void validate_pass(const job& config, const std::string& label) {
       throw usage_error(prefix +
                         "PC sampling needs all of --pc-sampling-unit, "
                         "--pc-sampling-method and --pc-sampling-interval");
-    }
-    if (config.number("pc_sampling_interval").value_or(0) == 0) {
-      throw usage_error(prefix + "--pc-sampling-interval must be greater than 0");
     }
     const auto& beta = config::option("pc_sampling_beta_enabled");
     if (!config.flag("pc_sampling_beta_enabled") &&
@@ -103,9 +87,6 @@ void validate_pass(const job& config, const std::string& label) {
     throw usage_error(prefix +
                       "--att-activity cannot be combined with --att-perfcounters or "
                       "--att-perfcounter-ctrl");
-  }
-  if (const auto interval_value = config.number("pmc_group_interval")) {
-    if (*interval_value == 0) throw usage_error(prefix + "'pmc_group_interval' must be at least 1");
   }
 }
 
@@ -145,7 +126,7 @@ std::vector<pass> build_passes(const command_line& line) {
         current.config.values[std::string(spec.key)] = std::string(spec.cli_default);
       }
     }
-    validate_pass(current.config, current.sub_directory);
+    validate_pass(current.config, current.sub_directory, line.app);
   }
   return passes;
 }

@@ -27,8 +27,10 @@ void expand_aggregates(job& config);
 // The option of `spec` is on in `config`: a true flag, or any value of another type.
 bool option_on(const job& config, const config::option_spec& spec);
 
-// Checks one resolved pass (regexes, PC sampling completeness, exclusive options).
-void validate_pass(const job& config, const std::string& label);
+// Checks one resolved pass (value_checks.hpp: regexes, ranges, counters, periods, placeholders;
+// PC sampling completeness, exclusive options). `app` is the application's command line.
+void validate_pass(const job& config, const std::string& label,
+                   const std::vector<std::string>& app = {});
 
 // Every pass of this run, merged, expanded and validated. Throws usage_error.
 std::vector<pass> build_passes(const command_line& line);

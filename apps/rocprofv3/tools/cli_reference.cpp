@@ -1,5 +1,6 @@
 // Prints the option reference of docs/cli.md (Markdown) from the configuration schema, so the
 // documentation cannot drift from the options: a test compares the two.
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <string>
@@ -66,7 +67,8 @@ std::string value_of(const option_spec& spec) {
     case value_type::boolean:
       return "BOOL";
     case value_type::integer:
-      return "INT";
+      if (spec.min_value == 0 && spec.max_value == UINT64_MAX) return "INT";
+      return "INT " + std::to_string(spec.min_value) + ".." + std::to_string(spec.max_value);
     case value_type::string:
       return std::string(spec.metavar.empty() ? "TEXT" : spec.metavar);
     case value_type::string_list:

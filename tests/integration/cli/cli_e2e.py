@@ -276,6 +276,60 @@ def errors_launch_nothing(tmp):
         check(not recorders_under(tmp), f"{args}: the application was launched")
 
 
+@case
+def parser_bombs_and_bad_values(tmp):
+    """Issue 14: each parser bomb and overflowing value is one clean error, exit status 1,
+    within a second, and the application never starts."""
+    def write(name, text):
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as handle:
+            handle.write(text if isinstance(text, bytes) else text.encode())
+        return path
+
+    bomb = "a0: &a0 [lol]\n"
+    for level in range(1, 10):
+        bomb += f"a{level}: &a{level} [" + ",".join([f"*a{level - 1}"] * 9) + "]\n"
+    bomb += "jobs: [{pmc: *a9}]\n"
+    out = os.path.join(tmp, "out")
+    app = ["--", ARGS.recorder]
+    cases = [
+        (["-i", write("self.yaml", "a: &a [*a,*a]")], "self.yaml:1: alias refers to a node"),
+        (["-i", write("bomb.yaml", bomb)], "bomb.yaml:"),
+        (["-i", write("deep.json", "[" * 100000 + "]" * 100000)], "nested deeper than 64"),
+        # One argument stays under the kernel's 128 KiB per argument.
+        (["--kernel-trace", "--kernel-include-regex", "(" * 60000 + ")" * 60000],
+         "argument --kernel-include-regex: invalid regular expression"),
+        (["--kernel-trace", "--kernel-include-regex", "(" * 1000 + ")" * 1000], "nested more than"),
+        (["--kernel-trace", "--summary-groups", "(a)\\1"], "backreference \\1 is not supported"),
+        (["--kernel-trace", "--summary-groups", "(?<=x)y"], "lookbehind"),
+        (["--kernel-trace", "-o", "%arg99999999999999999999%"], "argument --output-file"),
+        (["--kernel-trace", "--minimum-output-data", "18014398509481984"],
+         "argument --minimum-output-data: must be at most"),
+        (["--kernel-trace", "-P", "3000000:1:1", "--collection-period-unit", "hour"],
+         "argument --collection-period"),
+        (["--kernel-trace", "--kernel-iteration-range", "[1-"], "argument --kernel-iteration-range"),
+        (["--pmc", "SQ_WAVES", "BAD\udcff"], "not valid UTF-8"),
+        (["-i", write("interval.yaml", "jobs:\n  - pmc_groups: [[A]]\n    pmc_group_interval: 0\n")],
+         "interval.yaml:3: jobs[0]: key 'pmc_group_interval': must be greater than 0"),
+    ]
+    for args, expected in cases:
+        started = time.monotonic()
+        result = subprocess.run([ARGS.rocprofv3, "-d", out] + args + app, capture_output=True,
+                                timeout=60, errors="surrogateescape")
+        elapsed = time.monotonic() - started
+        errors = [l for l in result.stderr.splitlines() if l.startswith("rocprofv3: error: ")]
+        shown = args if len(repr(args)) < 200 else repr(args)[:200] + "..."
+        check(result.returncode == 1, f"{shown}: exit status {result.returncode}")
+        check(len(errors) == 1 and expected in errors[0], f"{shown}: {result.stderr[:400]!r}")
+        check(elapsed < 1.0, f"{shown}: took {elapsed:.2f} s")
+        check(not recorders_under(tmp), f"{shown}: the application was launched")
+    # An exported tool variable that no option set is checked before launch too.
+    env = dict(os.environ, ROCPROF_KERNEL_FILTER_RANGE="[1-")
+    result = run(["-d", out, "--kernel-trace"] + app, env=env)
+    check(result.returncode == 1 and
+          "environment variable ROCPROF_KERNEL_FILTER_RANGE" in result.stderr, result.stderr)
+
+
 def main():
     global ARGS
     parser = argparse.ArgumentParser()

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <sstream>
 
 #include "rocprof/test_support/test_env.hpp"
@@ -115,6 +116,75 @@ TEST_F(Errors, PcSamplingAndExclusiveOptions) {
                "--att-activity");
   expect_error(with({"-p", "123"}, app()), "reserved");
   expect_error(with({"--stats"}, app()), "summary");
+}
+
+// Issue 14: every bad value is refused before launch, with a message naming the option or the
+// file, line and key; the bombs among them within a second.
+TEST_F(Errors, RegexesRe2CannotRunOrThatWouldExplode) {
+  expect_error(with({"--kernel-trace", "--kernel-include-regex", "(a)\\1"}, app()),
+               "argument --kernel-include-regex: invalid regular expression '(a)\\1': "
+               "backreference \\1");
+  expect_error(with({"--kernel-trace", "--kernel-exclude-regex", "a(?!b)"}, app()),
+               "negative lookahead");
+  const std::string deep = std::string(2000, '(') + std::string(2000, ')');
+  const auto start = std::chrono::steady_clock::now();
+  expect_error(with({"--kernel-trace", "--kernel-include-regex", deep}, app()), "nested more");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  expect_error(with({"--kernel-trace", "--summary-groups", ".*", "x\\2"}, app()),
+               "--summary-groups");
+}
+
+TEST_F(Errors, NumbersOutOfRangeNeverWrapAround) {
+  expect_error(with({"--kernel-trace", "--minimum-output-data", "18014398509481984"}, app()),
+               "argument --minimum-output-data: must be at most 18014398509481983");
+  expect_error(with({"--kernel-trace", "--minimum-output-data", "99999999999999999999"}, app()),
+               "invalid integer value");
+  expect_error(
+      with({"--kernel-trace", "-P", "99999999999:1:1", "--collection-period-unit", "hour"}, app()),
+      "argument --collection-period: '99999999999:1:1': the delay is longer than");
+  expect_error(with({"--kernel-trace", "-P", "1:1:99999999999999999999"}, app()), "repeat count");
+  expect_error(with({"--kernel-trace", "--perfetto-buffer-size", "4294967296"}, app()),
+               "--perfetto-buffer-size: must be between 1 and 4294967295");
+  expect_error(
+      with({"--pc-sampling-beta-enabled", "--pc-sampling-unit", "time", "--pc-sampling-method",
+            "host_trap", "--pc-sampling-interval", "99999999999999999999"},
+           app()),
+      "--pc-sampling-interval");
+  const auto file = dir_.write("interval.yaml",
+                               "jobs:\n  - pmc: [A]\n  - pmc_groups: [[A], [B]]\n"
+                               "    pmc_group_interval: 0\n");
+  expect_error(with({"-i", file}, app()),
+               "interval.yaml:4: jobs[1]: key 'pmc_group_interval': must be greater than 0");
+}
+
+TEST_F(Errors, IterationRangeAndPlaceholders) {
+  expect_error(with({"--kernel-trace", "--kernel-iteration-range", "[1-"}, app()),
+               "argument --kernel-iteration-range: '1-' is not a range A-B");
+  expect_error(with({"--kernel-trace", "--kernel-iteration-range", "1", "[0-3]"}, app()),
+               "count from 1");
+  expect_error(with({"--kernel-trace", "-o", "out_%arg99999999999999999999%"}, app()),
+               "argument --output-file: '%arg99999999999999999999%': the argument index");
+  expect_error(with({"--kernel-trace", "-d", dir_.path() + "/{arg123456789012}"}, app()),
+               "argument --output-directory");
+}
+
+TEST_F(Errors, CounterNamesFollowTheToolsRule) {
+  expect_error(with({"--pmc", "SQ_WAVES", "BAD\xff"}, app()),
+               "argument --pmc: counter name 'BAD...' is not valid UTF-8");
+  expect_error(with({"--pmc", "A\x01B"}, app()), "control character");
+  const auto file = dir_.write("counters.txt", "pmc: A B\npmc: C \xfe\n");
+  expect_error(with({"-i", file}, app()), "counters.txt:2: counter name");
+}
+
+TEST_F(Errors, ExportedToolVariablesAreCheckedToo) {
+  // No option names these: the user's environment would make the tool refuse the run.
+  ::setenv("ROCPROF_KERNEL_FILTER_RANGE", "[1-", 1);
+  expect_error(with({"--kernel-trace"}, app()),
+               "environment variable ROCPROF_KERNEL_FILTER_RANGE: '1-' is not a range");
+  ::unsetenv("ROCPROF_KERNEL_FILTER_RANGE");
+  ::setenv("ROCPROF_STATS_SUMMARY_GROUPS", "(?<=x)", 1);
+  expect_error(with({"--kernel-trace"}, app()), "ROCPROF_STATS_SUMMARY_GROUPS");
+  ::unsetenv("ROCPROF_STATS_SUMMARY_GROUPS");
 }
 
 TEST_F(Errors, MissingToolLibrary) {

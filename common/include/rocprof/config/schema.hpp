@@ -7,7 +7,9 @@
 // here once and nowhere else.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -56,6 +58,10 @@ struct option_spec {
   std::string_view group;      // --help group
   std::string_view metavar;
   std::string_view help;
+  // integer rows: the accepted range of the option's value (what the user writes; for
+  // env_form::text rows also what the tool reads), checked by the CLI and the tool.
+  uint64_t min_value = 0;
+  uint64_t max_value = UINT64_MAX;
   bool hidden = false;
   bool amd_only = false;      // needs the AMD (ROCm) backend, which this build does not have
   bool zero_or_more = false;  // lists: nargs '*' instead of '+'
@@ -88,6 +94,11 @@ struct option_spec {
   }
   constexpr option_spec& among(std::string_view v) {
     choices = v;
+    return *this;
+  }
+  constexpr option_spec& range(uint64_t low, uint64_t high) {
+    min_value = low;
+    max_value = high;
     return *this;
   }
   constexpr option_spec& def(std::string_view v) {
@@ -171,6 +182,10 @@ const option_spec* find_option(std::string_view key);
 // The row for a job key; throws std::logic_error when the key is not in the table (a typo in
 // our own code, never a user error).
 const option_spec& option(std::string_view key);
+
+// Why `value` is outside an integer row's range ("must be at most 4294967295"), or an empty
+// string when it is inside.
+std::string integer_range_problem(const option_spec& spec, uint64_t value);
 
 // Splits a space-separated schema field (choices, aliases, kinds, expands) into its words.
 std::vector<std::string_view> words(std::string_view field);

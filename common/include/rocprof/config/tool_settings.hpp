@@ -13,15 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include "rocprof/config/collection_period.hpp"
+#include "rocprof/config/iteration_range.hpp"
 #include "rocprof/config/schema.hpp"
 
 namespace rocprof::config {
-
-struct collection_period {
-  uint64_t delay_ns = 0;
-  uint64_t duration_ns = 0;
-  uint64_t repeat = 0;
-};
 
 // The output formats when ROCPROF_OUTPUT_FORMAT names none: the schema's default, spelled as
 // the tool spells formats (upper case, as rocprofv3's tool).
@@ -57,7 +53,8 @@ struct tool_settings {
   bool kernel_rename = false;
   std::string kernel_include_regex;
   std::string kernel_exclude_regex;
-  std::string kernel_iteration_range;
+  std::string kernel_iteration_range;                 // as given
+  std::vector<iteration_interval> kernel_iterations;  // parsed; empty: every iteration
 
   // Display.
   bool group_by_queue = false;

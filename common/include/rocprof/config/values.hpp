@@ -34,7 +34,14 @@ bool equal_ignoring_case(std::string_view a, std::string_view b);
 
 // The counter names of a "pmc: A B,C" line as the tool reads it: text after '#' dropped, text
 // after the first "pmc:" taken, punctuation treated as separators, duplicates dropped (first
-// occurrence kept). A ":device=N" suffix stays attached to its counter.
+// occurrence kept; linear time). A ":device=N" suffix stays attached to its counter.
 std::vector<std::string> parse_pmc_line(std::string_view line);
+
+inline constexpr size_t k_counter_name_max_length = 1024;  // bytes
+
+// Why `name` (one name of parse_pmc_line()) cannot be a counter name, or an empty string: it
+// must be valid UTF-8 without control characters and at most k_counter_name_max_length bytes.
+// The CLI and the tool apply this one rule.
+std::string counter_name_problem(std::string_view name);
 
 }  // namespace rocprof::config
