@@ -10,6 +10,8 @@ packages=(
   # The golden tests' independent readers: without one they fail (never skip).
   otf2-tools protobuf-compiler sqlite3 python3
   libtrilinos-kokkos-dev
+  # The MPI sample and its multi-rank test (mpirun).
+  openmpi-bin libopenmpi-dev
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

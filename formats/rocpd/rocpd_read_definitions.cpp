@@ -1,6 +1,7 @@
 // rocpd reader: one process's definition tables (strings, node, process, threads, agents,
 // queues, streams, counters, code objects, kernel symbols) back into trace_definitions. Every
 // column is named by its declaration in rocpd_tables.hpp.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "common/json_object.hpp"
@@ -248,7 +249,8 @@ bool reader_impl::read_definitions(size_t process, trace_definitions& defs, std:
         if (e > b) p.command.push_back(cmd.substr(b, e - b));
         b = e + 1;
       }
-      for (const auto& [k, v] : parse_json_object(q.text(environment)).items())
+      const auto env = parse_json_object(q.text(environment));
+      for (const auto& [k, v] : env.items())
         p.environment[k] = v.is_string() ? v.get<std::string>() : v.dump();
       const auto config = parse_json_object(q.text(extdata));
       p.config_json = config.empty() ? std::string{} : config.dump();

@@ -57,18 +57,18 @@ bool in_window(const time_window& w, uint64_t start, uint64_t end) {
 
 // The event columns every record kind reads (correlation ids and the category).
 struct event_slots {
-  int id, category, stack, parent, correlation;
+  int id, category, stack, parent, external;
   explicit event_slots(table_select& q)
       : id{q.column<event_table>("E", event_col::id)},
         category{q.column<event_table>("E", event_col::category_id)},
         stack{q.column<event_table>("E", event_col::stack_id)},
         parent{q.column<event_table>("E", event_col::parent_stack_id)},
-        correlation{q.column<event_table>("E", event_col::correlation_id)} {}
-  correlation read(const table_select& q, bool parent_is_ancestor) const {
+        external{q.column<event_table>("E", event_col::correlation_id)} {}
+  trace::correlation read(const table_select& q, bool parent_is_ancestor) const {
     trace::correlation c;
     c.internal = q.u64(stack);
     c.ancestor = parent_is_ancestor ? q.u64(parent) : 0;
-    c.external = q.u64(correlation);
+    c.external = q.u64(external);
     return c;
   }
 };
