@@ -13,7 +13,7 @@ namespace rocprof::formats::rocpd {
 
 namespace {
 
-std::string quoted(const std::string& name) {
+std::string sql_name(const std::string& name) {
   return "\"" + name + "\"";
 }
 
@@ -134,15 +134,15 @@ bool merge_databases(const std::vector<std::string>& inputs, const std::string& 
       std::string columns;
       for (const auto& c :
            strings_of(db, "SELECT name FROM pragma_table_info('" + table + "', 'src')")) {
-        std::string expr = quoted(c);
+        std::string expr = sql_name(c);
         if (shift != 0 && is_time_column(base, c))
           expr = "CASE WHEN " + expr + " IS NULL OR " + expr + " = 0 THEN " + expr + " ELSE " +
                  expr + " + (" + std::to_string(shift) + ") END";
         columns += (columns.empty() ? "" : ", ") + expr;
       }
       if (!exec(db,
-                "INSERT INTO main." + quoted(table) + " SELECT " + columns + " FROM src." +
-                    quoted(table),
+                "INSERT INTO main." + sql_name(table) + " SELECT " + columns + " FROM src." +
+                    sql_name(table),
                 error))
         return done(false);
       if (unions.count(base) == 0) order.push_back(base);
@@ -155,7 +155,7 @@ bool merge_databases(const std::vector<std::string>& inputs, const std::string& 
                             suffix + "'"))
       if (!exec(db, sql, error)) return done(false);
     if (!exec(db,
-              "INSERT INTO main." + quoted("rocpd_metadata" + suffix) +
+              "INSERT INTO main." + sql_name("rocpd_metadata" + suffix) +
                   " (tag, value) VALUES ('clock_shift_ns', '" + std::to_string(shift) + "')",
               error) ||
         !exec(db, "COMMIT; DETACH DATABASE src; BEGIN;", error))
@@ -171,9 +171,9 @@ bool merge_databases(const std::vector<std::string>& inputs, const std::string& 
   // Plain-named views over every process's table, then the data and summary views.
   std::string views;
   for (const auto& base : order) {
-    views += "CREATE VIEW " + quoted(base) + " AS ";
+    views += "CREATE VIEW " + sql_name(base) + " AS ";
     for (size_t i = 0; i < unions[base].size(); ++i)
-      views += (i ? " UNION ALL " : "") + std::string{"SELECT * FROM "} + quoted(unions[base][i]);
+      views += (i ? " UNION ALL " : "") + std::string{"SELECT * FROM "} + sql_name(unions[base][i]);
     views += ";\n";
   }
   if (!exec(db, views, error) || !create_data_views(db, false, error) ||

@@ -16,7 +16,7 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
     s.replace(pos, from.size(), to);
 }
 
-std::string quoted(const std::string& name) {
+std::string sql_name(const std::string& name) {
   return "\"" + name + "\"";
 }
 
@@ -32,7 +32,7 @@ std::vector<std::string> column_names(sqlite3* db, const std::string& schema,
                                       const std::string& table) {
   std::vector<std::string> names;
   sqlite3_stmt* stmt = nullptr;
-  const std::string sql = "PRAGMA " + schema + ".table_info(" + quoted(table) + ")";
+  const std::string sql = "PRAGMA " + schema + ".table_info(" + sql_name(table) + ")";
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) return names;
   while (sqlite3_step(stmt) == SQLITE_ROW)
     names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
@@ -103,7 +103,7 @@ sqlite3* open_union_views(const std::vector<std::string>& inputs, const time_win
       return nullptr;
     }
     for (const auto& [table, base] : rocpd_tables_of(db, schema)) {
-      std::string select = "SELECT * FROM " + schema + "." + quoted(table);
+      std::string select = "SELECT * FROM " + schema + "." + sql_name(table);
       if (window.active() && base.rfind("rocpd_info_", 0) != 0) {
         const auto cols = column_names(db, schema, table);
         const auto has = [&cols](const char* c) {
@@ -122,7 +122,7 @@ sqlite3* open_union_views(const std::vector<std::string>& inputs, const time_win
   }
   std::string sql;
   for (const auto& base : order) {
-    sql += "CREATE TEMPORARY VIEW " + quoted(base) + " AS ";
+    sql += "CREATE TEMPORARY VIEW " + sql_name(base) + " AS ";
     for (size_t i = 0; i < unions[base].size(); ++i)
       sql += (i ? " UNION ALL " : "") + unions[base][i];
     sql += ";\n";

@@ -4,6 +4,7 @@
 // category prefix (hip, hsa, cuda, ...) by API name, markers by message. Ours beside them:
 // memory_sets (CUDA memsets, absent from AMD's memory_copies view).
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -91,10 +92,10 @@ class collector final : public summary_collector {
     current_ = {};
     for (size_t d = 0; d < domain_table.size(); ++d) {
       const auto prefix = prefix_of(domain_table[d].category);
-      const bool wanted = request_.region_categories.empty() ||
-                          std::find(request_.region_categories.begin(),
-                                    request_.region_categories.end(),
-                                    prefix) != request_.region_categories.end();
+      const bool wanted =
+          request_.region_categories.empty() ||
+          std::find(request_.region_categories.begin(), request_.region_categories.end(), prefix) !=
+              request_.region_categories.end();
       api_view_[d] = !wanted ? "" : prefix == "MARKER" ? "markers" : lower(prefix);
     }
   }

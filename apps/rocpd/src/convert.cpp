@@ -5,6 +5,7 @@
 // the process's rank (MPI) or pid.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -110,8 +111,7 @@ int run_convert(const rocpd_args& args, std::ostream& out) {
           sinks.push_back(w.get());
           writers.push_back(std::move(w));
         }
-        progress_bar bar{"convert " + std::to_string(index + 1) + "/" +
-                             std::to_string(processes),
+        progress_bar bar{"convert " + std::to_string(index + 1) + "/" + std::to_string(processes),
                          in->record_rows(p)};
         read_options options;
         options.window = window;
@@ -119,9 +119,13 @@ int run_convert(const rocpd_args& args, std::ostream& out) {
         if (!in->read_records(p, defs, options, sinks, nullptr, &error)) throw usage_error(error);
         for (auto& w : writers)
           if (auto e = w->finish(); !e.empty()) throw usage_error(e);
-        for (const auto& entry : fs::directory_iterator(staging)) {
-          const std::string file = entry.path().filename().string();  // "p_<what>.<ext>"
-          collect(entry.path(), fs::path(dir) / (name + file.substr(1)), written);
+        std::vector<fs::path> staged_files;
+        for (const auto& entry : fs::directory_iterator(staging))
+          staged_files.push_back(entry.path());
+        std::sort(staged_files.begin(), staged_files.end());
+        for (const auto& file : staged_files) {
+          const std::string stem = file.filename().string();  // "p_<what>.<ext>"
+          collect(file, fs::path(dir) / (name + stem.substr(1)), written);
         }
       }
     }

@@ -1,5 +1,6 @@
 #include "inputs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>

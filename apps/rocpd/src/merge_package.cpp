@@ -1,5 +1,6 @@
 // `rocpd merge` (one database from many, ranks aligned on wall-clock time) and `rocpd package`
 // (an index.yaml describing a set of databases, optionally copied or consolidated beside it).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -31,8 +32,8 @@ std::string yaml_text(const std::string& s) {
 
 int run_merge(const rocpd_args& args, std::ostream& out) {
   (void)open_inputs(args);  // one clear error for a bad input first
-  const std::string path = merged_path(args, args.given("output_file") ? output_name(args)
-                                                                        : std::string{"merged"});
+  const std::string path =
+      merged_path(args, args.given("output_file") ? output_name(args) : std::string{"merged"});
   formats::rocpd::merge_report report;
   std::string error;
   progress_bar bar{"merge", args.list("input").size()};
@@ -67,7 +68,10 @@ int run_package(const rocpd_args& args, std::ostream& out) {
         files.push_back(fs::absolute(in).string());
         continue;
       }
-      const fs::path to = dir / fs::path(in).filename();
+      // Databases of several runs share names (run_results.db): number the later ones.
+      fs::path to = dir / fs::path(in).filename();
+      for (int n = 1; std::find(files.begin(), files.end(), to.string()) != files.end(); ++n)
+        to = dir / (std::to_string(n) + "_" + fs::path(in).filename().string());
       fs::copy_file(in, to, fs::copy_options::overwrite_existing, ec);
       if (ec) throw usage_error("cannot copy " + in + " to " + to.string() + ": " + ec.message());
       files.push_back(to.string());
@@ -89,8 +93,7 @@ int run_package(const rocpd_args& args, std::ostream& out) {
       index << "      - guid: " << yaml_text(p.guid) << "\n        pid: " << p.pid
             << "\n        hostname: " << yaml_text(p.hostname) << "\n";
       if (p.mpi_rank >= 0)
-        index << "        mpi_rank: " << p.mpi_rank << "\n        mpi_size: " << p.mpi_size
-              << "\n";
+        index << "        mpi_rank: " << p.mpi_rank << "\n        mpi_size: " << p.mpi_size << "\n";
     }
     if (const auto span = reader->time_span())
       index << "    time_span_ns: [" << span->first << ", " << span->second << "]\n";

@@ -245,12 +245,16 @@ bool rocpd_args::flag(const std::string& key) const {
 
 std::optional<rocpd_args> parse_rocpd_args(const std::vector<std::string>& args,
                                            std::ostream& out) {
-  CLI::App app{"rocpd: post-processing of rocpd databases (convert, summary, query, merge, "
-               "package)",
-               "rocpd"};
+  CLI::App app{
+      "rocpd: post-processing of rocpd databases (convert, summary, query, merge, "
+      "package)",
+      "rocpd"};
   app.set_help_flag("-h,--help", "Print this help message and exit");
   app.require_subcommand(0, 1);
-  auto* version = app.add_flag("-v,--version", "Print the version of this build and exit");
+  auto* version =
+      app.add_flag("-v,--version")->description("Print the version of this build and exit");
+  // Values are read back from the options' results; the callback only accepts them.
+  const auto accept = CLI::callback_t([](const CLI::results_t&) { return true; });
   struct bound {
     const rocpd_option* option;
     CLI::Option* cli;
@@ -270,7 +274,7 @@ std::optional<rocpd_args> parse_rocpd_args(const std::vector<std::string>& args,
       if (!spec.choices.empty()) help += " {" + std::string{spec.choices} + "}";
       if (!spec.default_value.empty()) help += " (default " + std::string{spec.default_value} + ")";
       if (!spec.env.empty()) help += " [env " + std::string{spec.env} + "]";
-      CLI::Option* o = sub->add_option(names, help);
+      CLI::Option* o = sub->add_option(names, accept, help);
       o->type_name(std::string{spec.metavar});
       o->group(std::string{spec.group});
       switch (spec.type) {
@@ -322,7 +326,7 @@ std::optional<rocpd_args> parse_rocpd_args(const std::vector<std::string>& args,
       bool on = false;
       if (cli->count() > 0) {
         on = true;
-        if (!values.empty()) {
+        if (!values.empty() && !values.back().empty()) {  // a bare flag gives "" or nothing
           const auto word = config::parse_bool_word(values.back());
           if (!word)
             throw usage_error("--" + std::string{spec.long_name} + ": invalid boolean value '" +

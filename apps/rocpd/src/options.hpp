@@ -48,7 +48,6 @@ struct rocpd_args {
 
 // `args` excludes argv[0]. Returns nullopt after printing help or the version to `out`.
 // Throws usage_error for unknown options, bad values, or a missing required option.
-std::optional<rocpd_args> parse_rocpd_args(const std::vector<std::string>& args,
-                                           std::ostream& out);
+std::optional<rocpd_args> parse_rocpd_args(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace rocprof::rocpd_cli

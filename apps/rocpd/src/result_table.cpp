@@ -136,8 +136,7 @@ bool read_rows(sqlite3_stmt* stmt, result_table& table, std::string* error) {
           row.emplace_back();
           break;
         default:
-          row.push_back(
-              cell::text(reinterpret_cast<const char*>(sqlite3_column_text(stmt, c))));
+          row.push_back(cell::text(reinterpret_cast<const char*>(sqlite3_column_text(stmt, c))));
       }
     }
   }
@@ -192,8 +191,9 @@ std::string render(const result_table& t, std::string_view format) {
     return out;
   }
   // html
-  out += "<table border=\"1\" class=\"dataframe\">\n  <thead>\n    <tr style=\"text-align: "
-         "right;\">\n";
+  out +=
+      "<table border=\"1\" class=\"dataframe\">\n  <thead>\n    <tr style=\"text-align: "
+      "right;\">\n";
   for (const auto& c : t.columns)
     out += "      <th>" + html_escape(c) + "</th>\n";
   out += "    </tr>\n  </thead>\n  <tbody>\n";

@@ -1,5 +1,7 @@
 // `rocpd summary`: the inputs' records folded into AMD's summary tables in one pass (no SQL
 // views to build and scan), then printed or exported per table.
+#include <cctype>
+
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "output_table.hpp"
@@ -78,8 +80,8 @@ int run_summary(const rocpd_args& args, std::ostream& out) {
         c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       out << "\n" << title << ":\n";
     }
-    emit_table(to_result(table), format, dir, prefix.empty() ? table.name : prefix + "_" + table.name,
-               out);
+    emit_table(to_result(table), format, dir,
+               prefix.empty() ? table.name : prefix + "_" + table.name, out);
   }
   return 0;
 }

@@ -45,11 +45,12 @@ int main() {
       std::string names;
       if (!spec.short_name.empty()) names += "`-" + std::string(spec.short_name) + "`, ";
       names += "`--" + std::string(spec.long_name) + "`";
-      std::string def = spec.default_value.empty() ? "" : "`" + std::string(spec.default_value) + "`";
+      std::string def =
+          spec.default_value.empty() ? "" : "`" + std::string(spec.default_value) + "`";
       if (o.required) def = "required";
       std::cout << "| " << names << " | " << value_of(o) << " | " << def << " | "
-                << (spec.env.empty() ? "" : "`" + std::string(spec.env) + "`") << " | "
-                << spec.help << " |\n";
+                << (spec.env.empty() ? "" : "`" + std::string(spec.env) + "`") << " | " << spec.help
+                << " |\n";
     }
     std::cout << "\n";
   }

@@ -208,7 +208,9 @@ def case_errors(env):
     v2 = os.path.join(env.work, "v2.db")
     shutil.copy(db, v2)
     c = sqlite3.connect(v2)
-    c.execute("UPDATE rocpd_metadata SET value='2' WHERE tag='schema_version'")
+    table = c.execute("SELECT name FROM sqlite_master WHERE type='table' AND name LIKE "
+                      "'rocpd_metadata%'").fetchone()[0]
+    c.execute(f"UPDATE \"{table}\" SET value='2' WHERE tag='schema_version'")
     c.commit()
     c.close()
     for what, args, needle in (
@@ -418,8 +420,9 @@ def case_merge_package(env):
           "two processes in the merged database")
     pkg = os.path.join(env.work, "pkg")
     p = env.rocpd_cmd("package", "-i", db, db2, "-d", pkg, "--copy")
+    copies = sorted(os.path.basename(f) for f in glob.glob(os.path.join(pkg, "*.db")))
     check(p.returncode == 0 and os.path.exists(os.path.join(pkg, "index.yaml")) and
-          os.path.exists(os.path.join(pkg, "run_results.db")), "package writes index.yaml")
+          len(copies) == 2, f"package writes index.yaml and copies both databases ({copies})")
     with open(os.path.join(pkg, "index.yaml")) as f:
         text = f.read()
     check(text.count("- path:") == 2 and "pid:" in text, "index.yaml lists both databases")

@@ -48,9 +48,8 @@ TEST(rocpd_options, errors) {
   EXPECT_THROW(parse_rocpd_args({"convert", "-i", "a.db", "-f", "xml"}, out), usage_error);
   EXPECT_THROW(parse_rocpd_args({"convert", "-f", "csv"}, out), usage_error);  // no -i
   EXPECT_THROW(parse_rocpd_args({"query", "-i", "a.db"}, out), usage_error);   // no --query
-  EXPECT_THROW(parse_rocpd_args({"convert", "-i", "a", "-f", "csv", "--start", "1", "--start-marker",
-                                 "x"},
-                                out),
+  EXPECT_THROW(parse_rocpd_args(
+                   {"convert", "-i", "a", "-f", "csv", "--start", "1", "--start-marker", "x"}, out),
                usage_error);
   EXPECT_THROW(parse_rocpd_args({"summary", "-i", "a", "--inclusive", "maybe"}, out), usage_error);
   EXPECT_THROW(parse_rocpd_args({"frobnicate"}, out), usage_error);

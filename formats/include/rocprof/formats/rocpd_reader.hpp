@@ -30,7 +30,7 @@ struct process_source {
   std::string hostname;
   int64_t mpi_rank = -1, mpi_size = 0;
   int64_t realtime_offset_start_ns = 0, realtime_offset_end_ns = 0;  // 0: not recorded
-  int64_t clock_shift_ns = 0;  // already added to its times by `rocpd merge` (metadata)
+  int64_t clock_shift_ns = 0;     // already added to its times by `rocpd merge` (metadata)
   bool strings_complete = false;  // every string its records use is in rocpd_string
 };
 
