@@ -13,18 +13,6 @@ namespace rocprof::formats::rocpd {
 
 namespace {
 
-std::string sql_name(const std::string& name) {
-  return "\"" + name + "\"";
-}
-
-bool exec(sqlite3* db, const std::string& sql, std::string* error) {
-  char* message = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return true;
-  *error = std::string{message ? message : "sqlite error"} + " in: " + sql.substr(0, 200);
-  sqlite3_free(message);
-  return false;
-}
-
 std::vector<std::string> strings_of(sqlite3* db, const std::string& sql) {
   std::vector<std::string> out;
   sqlite3_stmt* stmt = nullptr;
@@ -93,10 +81,10 @@ bool merge_databases(const std::vector<std::string>& inputs, const std::string& 
     if (!ok) std::filesystem::remove(output, ec);
     return ok;
   };
-  if (!exec(db,
-            "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-            "PRAGMA locking_mode=EXCLUSIVE; PRAGMA foreign_keys=OFF; BEGIN;",
-            error))
+  if (!exec_sql(db,
+                "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                "PRAGMA locking_mode=EXCLUSIVE; PRAGMA foreign_keys=OFF; BEGIN;",
+                error))
     return done(false);
 
   std::map<std::string, std::vector<std::string>> unions;  // base name -> tables
@@ -130,7 +118,7 @@ bool merge_databases(const std::vector<std::string>& inputs, const std::string& 
       }
       const auto create = strings_of(
           db, "SELECT sql FROM src.sqlite_master WHERE type='table' AND name='" + table + "'");
-      if (create.empty() || !exec(db, create.front(), error)) return done(false);
+      if (create.empty() || !exec_sql(db, create.front(), error)) return done(false);
       std::string columns;
       for (const auto& c :
            strings_of(db, "SELECT name FROM pragma_table_info('" + table + "', 'src')")) {
@@ -140,25 +128,26 @@ bool merge_databases(const std::vector<std::string>& inputs, const std::string& 
                  expr + " + (" + std::to_string(shift) + ") END";
         columns += (columns.empty() ? "" : ", ") + expr;
       }
-      if (!exec(db,
-                "INSERT INTO main." + sql_name(table) + " SELECT " + columns + " FROM src." +
-                    sql_name(table),
-                error))
+      if (!exec_sql(db,
+                    "INSERT INTO main." + sql_name(table) + " SELECT " + columns + " FROM src." +
+                        sql_name(table),
+                    error))
         return done(false);
       if (unions.count(base) == 0) order.push_back(base);
       unions[base].push_back(table);
     }
     // Indexes as the input had them, and the shift, noted in the process's own metadata.
     for (const auto& sql :
-         strings_of(db, "SELECT sql FROM src.sqlite_master WHERE type='index' AND sql IS NOT "
-                        "NULL AND tbl_name LIKE '%" +
-                            suffix + "'"))
-      if (!exec(db, sql, error)) return done(false);
-    if (!exec(db,
-              "INSERT INTO main." + sql_name("rocpd_metadata" + suffix) +
-                  " (tag, value) VALUES ('clock_shift_ns', '" + std::to_string(shift) + "')",
-              error) ||
-        !exec(db, "COMMIT; DETACH DATABASE src; BEGIN;", error))
+         strings_of(db,
+                    "SELECT sql FROM src.sqlite_master WHERE type='index' AND sql IS NOT "
+                    "NULL AND tbl_name LIKE '%" +
+                        suffix + "'"))
+      if (!exec_sql(db, sql, error)) return done(false);
+    if (!exec_sql(db,
+                  "INSERT INTO main." + sql_name("rocpd_metadata" + suffix) +
+                      " (tag, value) VALUES ('clock_shift_ns', '" + std::to_string(shift) + "')",
+                  error) ||
+        !exec_sql(db, "COMMIT; DETACH DATABASE src; BEGIN;", error))
       return done(false);
     if (report) {
       const auto& p = s.process;
@@ -176,8 +165,8 @@ bool merge_databases(const std::vector<std::string>& inputs, const std::string& 
       views += (i ? " UNION ALL " : "") + std::string{"SELECT * FROM "} + sql_name(unions[base][i]);
     views += ";\n";
   }
-  if (!exec(db, views, error) || !create_data_views(db, false, error) ||
-      !exec(db, "COMMIT", error))
+  if (!exec_sql(db, views, error) || !create_data_views(db, false, error) ||
+      !exec_sql(db, "COMMIT", error))
     return done(false);
   if (report) report->processes = sources.size();
   if (progress) progress(sources.size(), sources.size());

@@ -16,18 +16,6 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
     s.replace(pos, from.size(), to);
 }
 
-std::string sql_name(const std::string& name) {
-  return "\"" + name + "\"";
-}
-
-bool exec(sqlite3* db, const std::string& sql, std::string* error) {
-  char* message = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return true;
-  *error = std::string{message ? message : "sqlite error"} + " in: " + sql.substr(0, 200);
-  sqlite3_free(message);
-  return false;
-}
-
 std::vector<std::string> column_names(sqlite3* db, const std::string& schema,
                                       const std::string& table) {
   std::vector<std::string> names;
@@ -41,6 +29,14 @@ std::vector<std::string> column_names(sqlite3* db, const std::string& schema,
 }
 
 }  // namespace
+
+bool exec_sql(sqlite3* db, const std::string& sql, std::string* error) {
+  char* message = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return true;
+  *error = std::string{message ? message : "sqlite error"} + " in: " + sql.substr(0, 200);
+  sqlite3_free(message);
+  return false;
+}
 
 std::string plain_view_text(const char* text, bool temporary) {
   std::string sql = text;
@@ -78,8 +74,8 @@ std::vector<std::pair<std::string, std::string>> rocpd_tables_of(sqlite3* db,
 }
 
 bool create_data_views(sqlite3* db, bool temporary, std::string* error) {
-  return exec(db, plain_view_text(data_views_sql, temporary), error) &&
-         exec(db, plain_view_text(summary_views_sql, temporary), error);
+  return exec_sql(db, plain_view_text(data_views_sql, temporary), error) &&
+         exec_sql(db, plain_view_text(summary_views_sql, temporary), error);
 }
 
 sqlite3* open_union_views(const std::vector<std::string>& inputs, const time_window& window,
@@ -127,7 +123,7 @@ sqlite3* open_union_views(const std::vector<std::string>& inputs, const time_win
       sql += (i ? " UNION ALL " : "") + unions[base][i];
     sql += ";\n";
   }
-  if (!exec(db, sql, error) || !create_data_views(db, true, error)) {
+  if (!exec_sql(db, sql, error) || !create_data_views(db, true, error)) {
     sqlite3_close_v2(db);
     return nullptr;
   }

@@ -18,6 +18,14 @@ std::string plain_view_text(const char* text, bool temporary);
 std::vector<std::pair<std::string, std::string>> rocpd_tables_of(sqlite3* db,
                                                                  const std::string& schema);
 
+// A name quoted for SQL ("name").
+inline std::string sql_name(const std::string& name) {
+  return "\"" + name + "\"";
+}
+
+// Runs SQL; false with *error (SQLite's message and the statement's start) on failure.
+bool exec_sql(sqlite3* db, const std::string& sql, std::string* error);
+
 // The data views and summary views of schema 3 over the plain names.
 bool create_data_views(sqlite3* db, bool temporary, std::string* error);
 
