@@ -44,7 +44,7 @@ struct time_window {
 
 struct read_options {
   time_window window;
-  int64_t time_shift_ns = 0;  // added to every timestamp (process, threads, records)
+  int64_t time_shift_ns = 0;  // added to every record's timestamps; the window applies after
   size_t batch_size = 16384;  // records per write() call
   // Called after each batch with the number of records read so far (progress bars).
   std::function<void(uint64_t)> progress;
