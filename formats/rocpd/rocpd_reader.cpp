@@ -62,9 +62,10 @@ bool reader_impl::open(const std::string& path, std::string* error) {
     *error = path + ": cannot open: " + sqlite3_errmsg(db_);
     return false;
   }
-  // Reading settings: memory-mapped pages and a bounded page cache; sorts spill to disk.
+  // Reading settings: a page cache of 32 MiB and no memory map (mapped pages of a large file
+  // would count as resident memory); sorts spill to disk.
   sqlite3_exec(db_,
-               "PRAGMA query_only=1; PRAGMA mmap_size=1073741824; PRAGMA cache_size=-65536;"
+               "PRAGMA query_only=1; PRAGMA mmap_size=0; PRAGMA cache_size=-32768;"
                "PRAGMA temp_store=FILE;",
                nullptr, nullptr, nullptr);
   return discover(error);

@@ -43,7 +43,7 @@ class Env:
         os.makedirs(self.work)
         self.rocprofv3 = os.path.join(self.build, "bin", "rocprofv3")
         self.rocpd = os.path.join(self.build, "bin", "rocpd")
-        self.app = os.path.join(self.build, "tests", "apps", "roctx_app", "roctx_app")
+        self.app = os.path.join(self.build, "bin", "roctx_app")
 
     def live(self, extra=()):
         """A live run writing every format; returns the output prefix."""
@@ -343,7 +343,10 @@ def amd_fixture(path):
     db.execute(f"INSERT INTO {t('info_code_object')} VALUES (1,?,?,?,2,'file:///app#offset=0',"
                "4096,8192,0,'FILE','{}')", (guid, nid, pid))
     db.execute(f"INSERT INTO {t('info_kernel_symbol')} VALUES (5,?,?,?,1,'_Z10vector_addPf',"
-               "'vector_add(float*)',1234,16,8,0,0,16,32,0,'{}')", (guid, nid, pid))
+               "'vector_add(float*)',1234,16,8,0,0,16,32,0,?)",
+               (guid, nid, pid, json.dumps({"kernel_id": 5,
+                                            "demangled_kernel_name": "vector_add(float*)",
+                                            "truncated_kernel_name": "vector_add"})))
     events = [  # id, category, stack (correlation), extdata
         (1, "MARKER_CORE_RANGE_API", 10, json.dumps({"message": "amd outer"})),
         (2, "HIP_RUNTIME_API_EXT", 11, "{}"),
