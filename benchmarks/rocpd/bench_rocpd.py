@@ -66,7 +66,9 @@ SHIM = textwrap.dedent('''
         node, logical_node, logical_node_type = 0, 1, 2
 
     class output_config:
-        pass
+        # Every setting the Python side sets or reads exists (None until set).
+        def __getattr__(self, name):
+            return None
 ''')
 
 
