@@ -12,6 +12,8 @@ packages=(
   libtrilinos-kokkos-dev
   # The fuzz targets (tests/fuzz, run by ctest): clang with libFuzzer and the sanitizers.
   clang libclang-rt-14-dev
+  # The MPI sample and its multi-rank test (mpirun).
+  openmpi-bin libopenmpi-dev
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

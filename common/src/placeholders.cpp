@@ -33,6 +33,9 @@ std::string mpi_value(const std::vector<const char*>& names, const std::string& 
 }
 
 std::string rank() {
+  // The variable rocprofv3 chose (it exports its name) when it ran us; else the tool's rule.
+  if (const char* var = std::getenv("ROCPROF_MPI_RANK_VAR"); var != nullptr && *var != '\0')
+    return env_or(var, "0");
   const std::string mpi = mpi_value(
       {"MPI_RANK", "MPI_LOCALRANKID", "MPI_RANKID", "MV2_COMM_WORLD_RANK", "OMPI_COMM_WORLD_RANK"},
       "0");
@@ -40,7 +43,8 @@ std::string rank() {
 }
 
 std::string size() {
-  const std::string mpi = mpi_value(
+  const char* var = std::getenv("ROCPROF_MPI_SIZE_VAR");
+  const std::string mpi = var != nullptr && *var != '\0' ? env_or(var, "1") : mpi_value(
       {"MPI_SIZE", "MPI_LOCALNRANKS", "MPI_NRANKS", "MV2_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE"},
       "1");
   char* end = nullptr;

@@ -315,6 +315,31 @@ std::vector<option_spec> build_schema() {
           .only(option_scope::env_only)
           .says("strftime format of %launch_date%"),
 
+      // MPI (rocprofv3's newer driver, facts §1.9): read by the CLI, which runs unselected
+      // ranks unprofiled and exports the variable names it used.
+      row("profile_mpi_ranks", "profile-mpi-ranks")
+          .of(vt::string)
+          .only(option_scope::cli_only)
+          .in("MPI options")
+          .meta("SPEC")
+          .says("Profile only these MPI ranks, e.g. 0-3,8,10-15 (default: $ROCPROF_MPI_RANKS, "
+                "else every rank)"),
+      row("mpi_world_rank_variable", "mpi-world-rank-variable")
+          .of(vt::string)
+          .to("ROCPROF_MPI_RANK_VAR", ef::custom)
+          .only(option_scope::cli_only)
+          .in("MPI options")
+          .meta("ENV")
+          .says("Variable holding the MPI world rank (with --mpi-world-size-variable; default: "
+                "the first set of the launchers' variables)"),
+      row("mpi_world_size_variable", "mpi-world-size-variable")
+          .of(vt::string)
+          .to("ROCPROF_MPI_SIZE_VAR", ef::custom)
+          .only(option_scope::cli_only)
+          .in("MPI options")
+          .meta("ENV")
+          .says("Variable holding the MPI world size (with --mpi-world-rank-variable)"),
+
       // Reserved
       row("pid", "pid")
           .s("p")

@@ -165,7 +165,8 @@ void perfetto_writer::begin(const trace_definitions& defs) {
     out_.add_int64(pf::process_descriptor::pid, defs.process.pid);
     for (const auto& a : command)
       out_.add_bytes(pf::process_descriptor::cmdline, a);
-    out_.add_bytes(pf::process_descriptor::process_name, process_name_);
+    out_.add_bytes(pf::process_descriptor::process_name,
+                   options_.process_label.empty() ? process_name_ : options_.process_label);
     out_.end_message(pd);
     out_.end_message(td);
     out_.end_packet(packet);

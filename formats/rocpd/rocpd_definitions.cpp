@@ -124,10 +124,22 @@ void rocpd_writer::write_definitions() {
   const auto& u = uuid_suffix_;
   {
     table_insert<metadata_table> meta{db_, u, {metadata_col::tag, metadata_col::value}, 1};
-    for (auto [tag, value] :
-         {std::pair<std::string, std::string>{"schema_version", std::to_string(schema_version)},
-          {"uuid", uuid_suffix_},
-          {"guid", guid_}})
+    std::vector<std::pair<std::string, std::string>> tags{
+        {"schema_version", std::to_string(schema_version)}, {"uuid", uuid_suffix_}, {"guid", guid_}};
+    // Ours, beside AMD's three (formats/rocpd/README.md, "Metadata of ours"): every string the
+    // records use is in rocpd_string (the reader needs no pre-pass over event extdata), and the
+    // clock offsets and MPI rank `rocpd merge` aligns and names processes with.
+    tags.emplace_back("strings_complete", "1");
+    const auto& p = d.process;
+    if (p.realtime_offset_start_ns != 0) {
+      tags.emplace_back("realtime_offset_start_ns", std::to_string(p.realtime_offset_start_ns));
+      tags.emplace_back("realtime_offset_end_ns", std::to_string(p.realtime_offset_end_ns));
+    }
+    if (p.mpi_rank >= 0) {
+      tags.emplace_back("mpi_rank", std::to_string(p.mpi_rank));
+      tags.emplace_back("mpi_size", std::to_string(p.mpi_size));
+    }
+    for (const auto& [tag, value] : tags)
       meta.text(metadata_col::tag, tag).text(metadata_col::value, value).end_row();
   }
   {

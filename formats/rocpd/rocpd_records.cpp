@@ -49,11 +49,14 @@ void rocpd_writer::write(record_span<api_record> records) {
     const int64_t pid = r.pid ? r.pid : pid_;
     const uint64_t id = r.corr.internal ? r.corr.internal : ++uncorrelated_id_;
     if (r.start_ns == r.end_ns) {  // a mark: a sample on the thread's track for this category
+      // The track is named by the category; the API name ("roctxMarkA") goes to the sample's
+      // extdata, which AMD's views do not read, so that `rocpd convert` gives it back.
       const int64_t track = track_for(pid, r.tid, category_ids_[dom]);
       inserts_->samples.u64(sample_col::id, id)
           .i64(sample_col::track_id, track)
           .u64(sample_col::timestamp, r.start_ns)
           .i64(sample_col::event_id, event)
+          .text(sample_col::extdata, json_member("operation", defs_->str(r.operation)))
           .end_row();
     } else {
       activity_row(inserts_->regions, pid, r.tid, r.start_ns, r.end_ns, event)
@@ -66,18 +69,29 @@ void rocpd_writer::write(record_span<api_record> records) {
 }
 
 // CUDA graph membership and thread-block cluster shape have no column of their own in rocpd
-// schema 3: they go to the dispatch's extdata, and only when present.
+// schema 3: they go to the dispatch's extdata, and only when present. So do register counts
+// that differ from the kernel symbol's (the views read the symbol's; `rocpd convert` restores
+// the dispatch's own).
 std::string_view rocpd_writer::kernel_extdata(const kernel_dispatch_record& r) {
+  const bool graph = r.graph_id != 0 || r.graph_node_id != 0;
   const bool cluster = r.cluster_size.x != 0 || r.cluster_size.y != 0 || r.cluster_size.z != 0;
-  if (r.graph_id == 0 && r.graph_node_id == 0 && !cluster) return "{}";
-  scratch_text_.clear();
-  fmt::format_to(std::back_inserter(scratch_text_), "{{\"graph_id\":{},\"graph_node_id\":{}",
-                 r.graph_id, r.graph_node_id);
+  const auto* sym = kernels_->find(r.kernel_id);
+  const bool registers = sym ? (sym->arch_vgpr_count != r.arch_vgpr_count ||
+                                sym->accum_vgpr_count != r.accum_vgpr_count ||
+                                sym->sgpr_count != r.sgpr_count)
+                             : (r.arch_vgpr_count | r.accum_vgpr_count | r.sgpr_count) != 0;
+  if (!graph && !cluster && !registers) return "{}";
+  scratch_text_.assign("{");
+  auto out = std::back_inserter(scratch_text_);
+  if (graph)
+    fmt::format_to(out, "\"graph_id\":{},\"graph_node_id\":{},", r.graph_id, r.graph_node_id);
+  if (registers)
+    fmt::format_to(out, "\"arch_vgpr_count\":{},\"accum_vgpr_count\":{},\"sgpr_count\":{},",
+                   r.arch_vgpr_count, r.accum_vgpr_count, r.sgpr_count);
   if (cluster)
-    fmt::format_to(std::back_inserter(scratch_text_),
-                   ",\"cluster_size\":{{\"x\":{},\"y\":{},\"z\":{}}}", r.cluster_size.x,
+    fmt::format_to(out, "\"cluster_size\":{{\"x\":{},\"y\":{},\"z\":{}}},", r.cluster_size.x,
                    r.cluster_size.y, r.cluster_size.z);
-  scratch_text_ += '}';
+  scratch_text_.back() = '}';
   return scratch_text_;
 }
 
@@ -149,6 +163,7 @@ void rocpd_writer::write(record_span<memory_set_record> records) {
         .i64(copy_col::dst_agent_id, agent_row(r.agent_id))
         .u64(copy_col::dst_address, r.address)
         .u64(copy_col::size, r.bytes)
+        .u64(copy_col::queue_id, r.queue_id)
         .u64(copy_col::stream_id, r.stream_id)
         .i64(copy_col::region_name_id, empty_id_)
         .text(copy_col::extdata, fmt::format("{{\"value\":{}}}", r.value))

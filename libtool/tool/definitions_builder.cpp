@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <utility>
+
+#include "rocprof/common/mpi_rank.hpp"
 
 extern char** environ;
 
@@ -187,17 +190,31 @@ void definitions_builder::capture_process_identity() {
     if (eq == std::string::npos) continue;
     process.environment[entry.substr(0, eq)] = entry.substr(eq + 1);
   }
+  // The rank the CLI found (it exports the variables it read), else the launcher's own.
+  const char* rank_var = std::getenv("ROCPROF_MPI_RANK_VAR");
+  const char* size_var = std::getenv("ROCPROF_MPI_SIZE_VAR");
+  if (const auto mpi = common::detect_mpi_rank([](const char* n) { return std::getenv(n); },
+                                               rank_var ? rank_var : "", size_var ? size_var : "")) {
+    process.mpi_rank = mpi->rank;
+    process.mpi_size = mpi->size;
+  }
   trace::node_info node = read_node_info();
   std::lock_guard<std::mutex> lock(mutex_);
   process.init_ns = defs_.process.init_ns;
   process.fini_ns = defs_.process.fini_ns;
   process.config_json = std::move(defs_.process.config_json);
+  process.realtime_offset_start_ns = defs_.process.realtime_offset_start_ns;
+  process.realtime_offset_end_ns = defs_.process.realtime_offset_end_ns;
   defs_.process = std::move(process);
   defs_.node = std::move(node);
 }
 
 void definitions_builder::set_tool_times(uint64_t init_ns, uint64_t fini_ns) {
   std::lock_guard<std::mutex> lock(mutex_);
+  // The clock offsets `rocpd merge` aligns hosts with, measured beside each tool time.
+  const int64_t offset = common::realtime_minus_boottime_ns();
+  if (init_ns != 0) defs_.process.realtime_offset_start_ns = offset;
+  if (fini_ns != 0) defs_.process.realtime_offset_end_ns = offset;
   if (init_ns != 0) defs_.process.init_ns = init_ns;
   if (fini_ns != 0) defs_.process.fini_ns = fini_ns;
   if (fini_ns != 0) defs_.process.end_ns = fini_ns;

@@ -8,6 +8,7 @@
 #include "environment.hpp"
 #include "launcher.hpp"
 #include "list_avail.hpp"
+#include "mpi_ranks.hpp"
 #include "output_directory.hpp"
 #include "passes.hpp"
 #include "rocprof/common/version.hpp"
@@ -96,6 +97,8 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
     }
 
     const environment base = current_environment();
+    const mpi_selection mpi = select_mpi_rank(cli, base);
+    if (!mpi.profiled && !echo) return launch(line.app, base).exit_status;  // unselected rank
     const tool_paths paths = find_tool_paths(cli.text("rocm_root").value_or(""));
     if (!is_file(paths.tool())) {
       throw usage_error("tool library not found at " + paths.tool());
@@ -132,6 +135,7 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
           amd_only.push_back(name);
         }
       }
+      result.changes.insert(mpi.exports.begin(), mpi.exports.end());
       prepared_pass ready{&current, base, result.changes};
       for (const auto& [name, value] : result.changes)
         ready.full[name] = value;

@@ -111,6 +111,10 @@ struct process_info {
   std::vector<std::string> command;   // argv
   std::map<std::string, std::string> environment;
   std::string config_json;  // the resolved tool configuration as JSON text (§5.2 "config")
+  // CLOCK_REALTIME - CLOCK_BOOTTIME in ns, measured when the tool started and when it finished
+  // (0: not measured). `rocpd merge` aligns processes of several hosts on wall-clock time with it.
+  int64_t realtime_offset_start_ns = 0, realtime_offset_end_ns = 0;
+  int64_t mpi_rank = -1, mpi_size = 0;  // from the launcher's variables; -1: not an MPI rank
 };
 
 struct thread_info {

@@ -65,6 +65,9 @@ struct output_options {
   std::vector<std::string> summary_groups;  // full-match regexes
   std::string summary_output = "stderr";    // stdout, stderr or a file name
   summary_unit summary_units = summary_unit::nsec;
+  // Perfetto's process track name; empty: the command's file name. `rocpd convert` of merged
+  // MPI databases names each rank's process "rank N (host, pid)".
+  std::string process_label;
 
   // <dir>/<prefix>_<name>.<ext>
   std::string path_for(const std::string& name, const std::string& ext) const;
