@@ -144,6 +144,7 @@ read_result read_tool_settings(const env_lookup& lookup) {
     s.counter_groups_interval = 1;
   }
   s.extra_counters_contents = env.text("extra_counters");
+  s.kernel_replay = env.boolean("replay_mode");  // the variable is ROCPROF_KERNEL_REPLAY
 
   s.output_path = env.text_or_default("output_directory");
   s.output_file = env.text_or_default("output_file");
@@ -158,6 +159,11 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.kernel_include_regex = env.text("kernel_include_regex");
   s.kernel_exclude_regex = env.text("kernel_exclude_regex");
   s.kernel_iteration_range = env.text("kernel_iteration_range");
+  auto iterations = parse_iteration_range(s.kernel_iteration_range);
+  if (!iterations.error.empty()) {
+    result.errors.push_back("ROCPROF_KERNEL_FILTER_RANGE: " + iterations.error);
+  }
+  s.kernel_iterations = std::move(iterations.range);
 
   s.group_by_queue = env.boolean("group_by_queue");
   s.agent_index = env.choice("agent_index");

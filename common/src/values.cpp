@@ -109,15 +109,88 @@ std::vector<std::string> parse_pmc_line(std::string_view line) {
   line = line.substr(0, line.find('#'));
   const size_t tag = line.find("pmc:");
   if (tag != std::string_view::npos) line.remove_prefix(tag + 4);
-  // ':' and '=' are kept so that a NAME:device=N suffix survives.
+  // ':' and '=' are kept so that a NAME:device=N suffix survives, '.' so that NVIDIA metric
+  // names do (values.hpp).
   std::string cleaned(line);
   for (char& c : cleaned) {
-    if (std::string_view("!@$%&(),*+-./;<>?{}^`~|").find(c) != std::string_view::npos) c = ' ';
+    if (std::string_view("!@$%&(),*+-/;<>?{}^`~|").find(c) != std::string_view::npos) c = ' ';
   }
   std::vector<std::string> out;
   for (auto& name : split_any(cleaned, " \t\r\n")) {
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
   }
+  return out;
+}
+
+std::optional<counter_request> parse_counter_request(std::string_view text) {
+  counter_request out;
+  const size_t colon = text.find(':');
+  out.name = std::string(text.substr(0, colon));
+  if (colon == std::string_view::npos) return out;
+  constexpr std::string_view key = "device=";
+  const std::string_view rest = text.substr(colon + 1);
+  if (rest.substr(0, key.size()) != key) return std::nullopt;
+  const std::string_view digits = rest.substr(key.size());
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  out.device = parse_integer(digits);
+  if (!out.device) return std::nullopt;
+  return out;
+}
+
+bool iteration_range::contains(uint64_t iteration) const {
+  if (all()) return true;
+  // First interval that ends at or after the iteration.
+  const auto it = std::lower_bound(
+      intervals.begin(), intervals.end(), iteration,
+      [](const std::pair<uint64_t, uint64_t>& interval, uint64_t value) {
+        return interval.second < value;
+      });
+  return it != intervals.end() && it->first <= iteration;
+}
+
+iteration_range_result parse_iteration_range(std::string_view text) {
+  iteration_range_result out;
+  const auto number = [](const std::string& token) -> std::optional<uint64_t> {
+    if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) return {};
+    return parse_integer(token);
+  };
+  for (const auto& token : split_any(text, "[], \t")) {
+    const size_t dash = token.find('-');
+    if (dash == std::string::npos) {
+      const auto value = number(token);
+      if (!value) {
+        out.error = "'" + token + "' is not an iteration number";
+        return out;
+      }
+      out.range.intervals.emplace_back(*value, *value);
+      continue;
+    }
+    const auto first = number(token.substr(0, dash));
+    const auto last = number(token.substr(dash + 1));
+    if (!first || !last) {
+      out.error = "'" + token + "' is not a range A-B of two iteration numbers";
+      return out;
+    }
+    if (*first > *last) {
+      out.error = "'" + token + "' is an empty range (its start is after its end)";
+      return out;
+    }
+    out.range.intervals.emplace_back(*first, *last);
+  }
+  // Sorted and merged, so that contains() is one binary search and a huge range costs nothing.
+  auto& v = out.range.intervals;
+  std::sort(v.begin(), v.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& interval : v) {
+    if (!merged.empty() && (merged.back().second == UINT64_MAX ||
+                            interval.first <= merged.back().second + 1)) {
+      merged.back().second = std::max(merged.back().second, interval.second);
+    } else {
+      merged.push_back(interval);
+    }
+  }
+  v = std::move(merged);
   return out;
 }
 

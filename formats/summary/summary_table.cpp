@@ -126,7 +126,8 @@ std::string render_table(const std::string& title, const std::vector<stats_row>&
 }
 
 std::string render_summary(const trace_stats& stats, const trace::output_options& options,
-                           const std::string& indent, std::string* error) {
+                           const std::string& indent, std::string* error,
+                           const std::string& before_combined) {
   std::string out;
   if (options.summary_per_domain) {
     for (size_t d = 0; d < static_cast<size_t>(stats_domain::count); ++d) {
@@ -159,6 +160,7 @@ std::string render_summary(const trace_stats& stats, const trace::output_options
     if (!rows.empty())
       out += render_table(title + " SUMMARY", combine(rows), options.summary_units, indent);
   }
+  out += before_combined;
   if (options.summary) {
     auto rows = combine(stats.all_rows());
     if (!rows.empty()) out += render_table("SUMMARY", rows, options.summary_units, indent);

@@ -17,7 +17,9 @@ std::string render_table(const std::string& title, const std::vector<stats_row>&
 
 // All tables the options ask for, in rocprofv3's order: -D per-domain tables, then one per
 // --summary-groups regex, then the -S combined table. Sets *error for an invalid regex.
+// `before_combined` (e.g. the counter table) goes right before the -S table, or last without.
 std::string render_summary(const trace_stats& stats, const trace::output_options& options,
-                           const std::string& indent, std::string* error);
+                           const std::string& indent, std::string* error,
+                           const std::string& before_combined = {});
 
 }  // namespace rocprof::formats::summary

@@ -163,6 +163,9 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
       lines.push_back("pmc: " + group);
     env[env_name("pmc_groups")] = config::join(lines, "\n");
   }
+  if (config.text("replay_mode") == std::optional<std::string>("kernel")) {
+    env[env_name("replay_mode")] = "1";  // ROCPROF_KERNEL_REPLAY
+  }
   if (auto output = config.text("summary_output_file")) {
     const std::string lower = config::to_lower(*output);
     env[env_name("summary_output_file")] = lower == "stdout" || lower == "stderr" ? lower : *output;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "rocprof/config/schema.hpp"
+#include "rocprof/config/values.hpp"
 
 namespace rocprof::config {
 
@@ -39,6 +40,7 @@ struct tool_settings {
   std::vector<std::vector<std::string>> counter_groups;  // ROCPROF_COUNTER_GROUPS lines
   uint64_t counter_groups_interval = 1;
   std::string extra_counters_contents;
+  bool kernel_replay = false;  // ROCPROF_KERNEL_REPLAY: multi-pass groups replay each kernel
 
   // Output.
   // Unexpanded (placeholders); ROCPROF_OUTPUT_PATH and ROCPROF_OUTPUT_FILE_NAME. Unset or empty:
@@ -58,6 +60,7 @@ struct tool_settings {
   std::string kernel_include_regex;
   std::string kernel_exclude_regex;
   std::string kernel_iteration_range;
+  iteration_range kernel_iterations;  // kernel_iteration_range parsed (empty: every iteration)
 
   // Display.
   bool group_by_queue = false;

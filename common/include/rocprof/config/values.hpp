@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rocprof::config {
@@ -35,6 +36,35 @@ bool equal_ignoring_case(std::string_view a, std::string_view b);
 // The counter names of a "pmc: A B,C" line as the tool reads it: text after '#' dropped, text
 // after the first "pmc:" taken, punctuation treated as separators, duplicates dropped (first
 // occurrence kept). A ":device=N" suffix stays attached to its counter.
+//
+// Deviation from rocprofv3, on purpose: '.' is not a separator. rocprofv3 turns every
+// punctuation character into a space, which would cut NVIDIA's metric names
+// (smsp__inst_executed.sum, dram__bytes_read.sum.per_second) into pieces; AMD's counter names
+// never contain '.', so they read the same either way.
 std::vector<std::string> parse_pmc_line(std::string_view line);
+
+// A counter request "NAME" or "NAME:device=N" (rocprofv3: collect NAME only on the GPU whose
+// type-relative index is N).
+struct counter_request {
+  std::string name;
+  std::optional<uint64_t> device;
+};
+// std::nullopt when the text after ':' is not "device=<decimal>".
+std::optional<counter_request> parse_counter_request(std::string_view text);
+
+// --kernel-iteration-range / ROCPROF_KERNEL_FILTER_RANGE, e.g. "[1, 2, [5-8]]": tokens separated
+// by '[', ']', ',' and spaces; each is a number N or an inclusive range A-B (rocprofv3-facts
+// §1.5). Iterations are 1-based and counted per kernel. Empty: every iteration.
+struct iteration_range {
+  std::vector<std::pair<uint64_t, uint64_t>> intervals;  // inclusive, sorted, merged
+  bool all() const { return intervals.empty(); }
+  bool contains(uint64_t iteration) const;
+};
+// The parsed range, or an error naming the bad token ("'1-' is not a range A-B").
+struct iteration_range_result {
+  iteration_range range;
+  std::string error;  // empty on success
+};
+iteration_range_result parse_iteration_range(std::string_view text);
 
 }  // namespace rocprof::config
