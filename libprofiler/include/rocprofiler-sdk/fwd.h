@@ -169,4 +169,66 @@ typedef enum rocprofiler_memory_kind_t {
   ROCPROFILER_MEMORY_KIND_LAST,
 } rocprofiler_memory_kind_t;
 
+// ---- Counters (types shared by counters.h, counter_config.h, dispatch_counting_service.h) ----
+
+/// Which rocprofiler_counter_info_*_t rocprofiler_query_counter_info fills.
+typedef enum rocprofiler_counter_info_version_id_t {
+  ROCPROFILER_COUNTER_INFO_VERSION_NONE = 0,
+  ROCPROFILER_COUNTER_INFO_VERSION_0,  ///< rocprofiler_counter_info_v0_t
+  ROCPROFILER_COUNTER_INFO_VERSION_1,  ///< rocprofiler_counter_info_v1_t
+  ROCPROFILER_COUNTER_INFO_VERSION_LAST,
+} rocprofiler_counter_info_version_id_t;
+
+/// Record kinds of ROCPROFILER_BUFFER_CATEGORY_COUNTERS (rocprofiler_record_header_t::kind).
+typedef enum rocprofiler_counter_record_kind_t {
+  ROCPROFILER_COUNTER_RECORD_NONE = 0,
+  /// payload: rocprofiler_dispatch_counting_service_record_t, written before the dispatch's
+  /// counter records
+  ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER,
+  ROCPROFILER_COUNTER_RECORD_VALUE,  ///< payload: rocprofiler_counter_record_t
+  ROCPROFILER_COUNTER_RECORD_LAST,
+} rocprofiler_counter_record_kind_t;
+
+typedef enum rocprofiler_counter_flag_t {
+  ROCPROFILER_COUNTER_FLAG_NONE = 0,
+  ROCPROFILER_COUNTER_FLAG_ASYNC,              ///< device counting (not available yet)
+  ROCPROFILER_COUNTER_FLAG_APPEND_DEFINITION,  ///< add to the shipped definitions, not replace
+  ROCPROFILER_COUNTER_FLAG_LAST,
+} rocprofiler_counter_flag_t;
+
+/// One value of one counter: the counter id and the value's position in each of the counter's
+/// dimensions, packed. Decode it with rocprofiler_query_record_counter_id and
+/// rocprofiler_query_record_dimension_position; do not rely on the packing.
+typedef uint64_t rocprofiler_counter_instance_id_t;
+
+/// A dimension of counter values (rocprofiler_counter_record_dimension_info_t::id). 0 means
+/// "no dimension": the value's flat (row-major) position among all of the counter's values.
+typedef uint64_t rocprofiler_counter_dimension_id_t;
+
+/// One dimension of a counter: its name (e.g. "DIMENSION_INSTANCE"), how many positions it
+/// has, and the id rocprofiler_query_record_dimension_position takes.
+typedef struct rocprofiler_counter_record_dimension_info_t {
+  const char* name;
+  size_t instance_size;
+  rocprofiler_counter_dimension_id_t id;
+} rocprofiler_counter_record_dimension_info_t;
+
+/// Older name of rocprofiler_counter_record_dimension_info_t.
+typedef rocprofiler_counter_record_dimension_info_t rocprofiler_record_dimension_info_t;
+
+/// One counter value of one dispatch.
+typedef struct rocprofiler_counter_record_t {
+  rocprofiler_counter_instance_id_t id;  ///< counter and dimension positions (see above)
+  double counter_value;
+  rocprofiler_dispatch_id_t dispatch_id;  ///< > 0: the dispatch (as in kernel dispatch records)
+  rocprofiler_user_data_t user_data;      ///< what the dispatch callback set
+  rocprofiler_agent_id_t agent_id;
+} rocprofiler_counter_record_t;
+
+/// Older name of rocprofiler_counter_record_t.
+typedef rocprofiler_counter_record_t rocprofiler_record_counter_t;
+
+/// Older name of rocprofiler_counter_config_id_t ("profile config").
+typedef rocprofiler_counter_config_id_t rocprofiler_profile_config_id_t;
+
 ROCPROFILER_EXTERN_C_FINI

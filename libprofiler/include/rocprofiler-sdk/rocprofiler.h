@@ -1,6 +1,11 @@
 // Umbrella header of the profiler core's public C API, plus the small utility calls.
 #pragma once
 
+// rocprofiler-sdk's umbrella header brings <assert.h> in through the HSA headers, and tools
+// written for it (its own samples among them) use assert() without including it: the one
+// standard header here beyond <stdint.h> / <stddef.h>, so that such tools compile unchanged.
+#include <assert.h>
+
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 
@@ -9,11 +14,17 @@
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "rocprofiler-sdk/context.h"
+#include "rocprofiler-sdk/counter_config.h"
+#include "rocprofiler-sdk/counters.h"
+#include "rocprofiler-sdk/dispatch_counting_service.h"
 #include "rocprofiler-sdk/external_correlation.h"
 #include "rocprofiler-sdk/internal_threading.h"
 #include "rocprofiler-sdk/marker_api.h"
 #include "rocprofiler-sdk/operations.h"
 #include "rocprofiler-sdk/registration.h"
+
+#include "rocprofiler-sdk/deprecated/profile_config.h"
+#include "rocprofiler-sdk/experimental/counters.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
