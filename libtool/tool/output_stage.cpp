@@ -86,6 +86,10 @@ std::string settings_to_json(const config::tool_settings& s) {
   }
   j["counter_collection"] = s.counter_collection;
   j["counters"] = s.counters;
+  j["counter_groups"] = s.counter_groups;
+  j["counter_groups_interval"] = s.counter_groups_interval;
+  j["extra_counters_contents"] = s.extra_counters_contents;
+  j["kernel_replay"] = s.kernel_replay;
   j["output_path"] = s.output_path;
   j["output_file"] = s.output_file;
   j["output_format"] = s.output_formats;

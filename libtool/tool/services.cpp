@@ -23,6 +23,7 @@
 #include <string_view>
 #include <thread>
 
+#include "counter_collection.hpp"
 #include "record_convert.hpp"
 #include "rocprof/common/gpu_uuid.hpp"
 #include "rocprof/config/schema.hpp"
@@ -187,6 +188,7 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
       name.resize(name.size() - 3);
     info.mangled_name = name;
     formats::format_symbol_names(info, tool.settings.demangle, tool.settings.truncate);
+    note_kernel_symbol(tool, info.kernel_id, info.display_name);
     info.kernel_object = in->kernel_object;
     info.kernarg_segment_size = in->kernarg_segment_size;
     info.kernarg_segment_alignment = in->kernarg_segment_alignment;
@@ -255,6 +257,8 @@ int configure_services(tool_state& tool) {
                                                         nullptr, 0, on_code_object, &tool));
 
   trace_domains(tool);
+  // Before the code-object context starts: the kernel filters see every symbol.
+  configure_counter_collection(tool);
 
   if (s.kernel_rename) {
     report("rocprofiler_create_context", rocprofiler_create_context(&tool.rename_context));
