@@ -29,12 +29,18 @@ std::string where_of(const pass& p, const std::string& key) {
                                 : "--" + std::string(spec.long_name);
 }
 
+// The counters of a list as the tool will read them from "pmc: ..." (commas separate too).
+std::vector<std::string> as_the_tool_reads(const std::vector<std::string>& words) {
+  return config::parse_pmc_line("pmc: " + config::join(words, " "));
+}
+
 std::vector<counter_group> groups_of(const pass& p) {
   std::vector<counter_group> out;
-  if (p.config.has("pmc")) out.push_back({p.config.list("pmc"), where_of(p, "pmc"), false});
+  if (p.config.has("pmc"))
+    out.push_back({as_the_tool_reads(p.config.list("pmc")), where_of(p, "pmc"), false});
   const auto groups = p.config.list("pmc_groups");
   for (size_t i = 0; i < groups.size(); ++i) {
-    out.push_back({config::split_any(groups[i], " "),
+    out.push_back({as_the_tool_reads({groups[i]}),
                    where_of(p, "pmc_groups") + ": group " + std::to_string(i + 1), true});
   }
   return out;

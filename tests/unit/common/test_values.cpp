@@ -52,3 +52,47 @@ TEST(Values, PmcLineParsing) {
   EXPECT_EQ(parse_pmc_line("A B"), (std::vector<std::string>{"A", "B"}));
   EXPECT_TRUE(parse_pmc_line("# pmc: A").empty());
 }
+
+TEST(Values, PmcLinesKeepNvidiaMetricNames) {
+  // '.' is not a separator here (a deviation from rocprofv3: its names never contain one).
+  EXPECT_EQ(parse_pmc_line("pmc: smsp__inst_executed.sum,dram__bytes_read.sum.per_second SQ_WAVES"),
+            (std::vector<std::string>{"smsp__inst_executed.sum",
+                                      "dram__bytes_read.sum.per_second", "SQ_WAVES"}));
+  EXPECT_EQ(parse_pmc_line("pmc: LTS.TriageCompute.lts__t_sectors.sum:device=1"),
+            (std::vector<std::string>{"LTS.TriageCompute.lts__t_sectors.sum:device=1"}));
+}
+
+TEST(Values, CounterRequests) {
+  auto plain = rocprof::config::parse_counter_request("SQ_WAVES");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->name, "SQ_WAVES");
+  EXPECT_FALSE(plain->device);
+  auto device = rocprof::config::parse_counter_request("smsp__warps_launched.sum:device=3");
+  ASSERT_TRUE(device);
+  EXPECT_EQ(device->name, "smsp__warps_launched.sum");
+  EXPECT_EQ(device->device, std::optional<uint64_t>(3));
+  for (const char* bad : {"A:dev=1", "A:device=", "A:device=x", "A:device=-1"})
+    EXPECT_FALSE(rocprof::config::parse_counter_request(bad)) << bad;
+}
+
+TEST(Values, IterationRanges) {
+  using rocprof::config::parse_iteration_range;
+  auto r = parse_iteration_range("[1, 2, [5-8]]");
+  ASSERT_EQ(r.error, "");
+  for (uint64_t i : {1, 2, 5, 6, 7, 8}) EXPECT_TRUE(r.range.contains(i)) << i;
+  for (uint64_t i : {3, 4, 9, 100}) EXPECT_FALSE(r.range.contains(i)) << i;
+  // Joined as the CLI hands several values over; overlapping pieces merge.
+  auto joined = parse_iteration_range("[3-5], 4-10, 12");
+  ASSERT_EQ(joined.error, "");
+  EXPECT_EQ(joined.range.intervals.size(), 2u);
+  EXPECT_TRUE(joined.range.contains(10));
+  EXPECT_FALSE(joined.range.contains(11));
+  // Empty: every iteration. A huge range costs nothing.
+  EXPECT_TRUE(parse_iteration_range("").range.all());
+  EXPECT_TRUE(parse_iteration_range("[1-18446744073709551615]").range.contains(1ull << 60));
+  // Malformed: each names the bad token.
+  EXPECT_NE(parse_iteration_range("[1-").error.find("'1-'"), std::string::npos);
+  EXPECT_NE(parse_iteration_range("[a]").error.find("'a'"), std::string::npos);
+  EXPECT_NE(parse_iteration_range("1-2-3").error.find("'1-2-3'"), std::string::npos);
+  EXPECT_NE(parse_iteration_range("[8-5]").error.find("empty range"), std::string::npos);
+}
