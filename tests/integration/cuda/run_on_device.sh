@@ -37,6 +37,14 @@ ct="$work/ctest"; mkdir -p "$ct"
   echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  # rocprofv3 --pmc: on counter_app when bundled (known kernels), else on cuda_app.
+  counter_program="$prefix/bin/counter_app"; [ -x "$counter_program" ] || counter_program="$prefix/bin/cuda_app"
+  if [ -n "$cli" ]; then
+    for case in agreement cost multipass multiplex join torch; do
+      echo "add_test(cuda.cli_counters_gpu.$case $py $tests/check_cli_counters_gpu.py $case --rocprofv3 $cli --work $work/counters --torch-script $root/tests/apps/torch_matmul/torch_matmul.py --app $counter_program)"
+      echo "set_tests_properties(cuda.cli_counters_gpu.$case PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
+    done
+  fi
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
 } > "$ct/CTestTestfile.cmake"
 echo "== ctest -L gpu"
