@@ -141,11 +141,9 @@ std::optional<counter_request> parse_counter_request(std::string_view text) {
 bool iteration_range::contains(uint64_t iteration) const {
   if (all()) return true;
   // First interval that ends at or after the iteration.
-  const auto it = std::lower_bound(
-      intervals.begin(), intervals.end(), iteration,
-      [](const std::pair<uint64_t, uint64_t>& interval, uint64_t value) {
-        return interval.second < value;
-      });
+  const auto it = std::lower_bound(intervals.begin(), intervals.end(), iteration,
+                                   [](const std::pair<uint64_t, uint64_t>& interval,
+                                      uint64_t value) { return interval.second < value; });
   return it != intervals.end() && it->first <= iteration;
 }
 
@@ -183,8 +181,8 @@ iteration_range_result parse_iteration_range(std::string_view text) {
   std::sort(v.begin(), v.end());
   std::vector<std::pair<uint64_t, uint64_t>> merged;
   for (const auto& interval : v) {
-    if (!merged.empty() && (merged.back().second == UINT64_MAX ||
-                            interval.first <= merged.back().second + 1)) {
+    if (!merged.empty() &&
+        (merged.back().second == UINT64_MAX || interval.first <= merged.back().second + 1)) {
       merged.back().second = std::max(merged.back().second, interval.second);
     } else {
       merged.push_back(interval);

@@ -39,9 +39,9 @@ std::vector<counter_stats_row> counter_stats::rows() const {
   for (const auto& [key, value] : values_) {
     const auto kernel = kernel_of_dispatch_.find(key.first);
     const auto counter = counter_names_.find(key.second);
-    auto& f = folded[{kernel != kernel_of_dispatch_.end() ? kernel->second : std::string(),
-                      counter != counter_names_.end() ? *counter->second
-                                                      : std::to_string(key.second)}];
+    auto& f =
+        folded[{kernel != kernel_of_dispatch_.end() ? kernel->second : std::string(),
+                counter != counter_names_.end() ? *counter->second : std::to_string(key.second)}];
     ++f.n;
     f.min = std::min(f.min, value);
     f.max = std::max(f.max, value);
@@ -50,8 +50,8 @@ std::vector<counter_stats_row> counter_stats::rows() const {
   std::vector<counter_stats_row> out;
   out.reserve(folded.size());
   for (const auto& [key, f] : folded)
-    out.push_back({key.first, key.second, f.n, f.min, f.max,
-                   f.total / static_cast<double>(f.n), f.total});
+    out.push_back(
+        {key.first, key.second, f.n, f.min, f.max, f.total / static_cast<double>(f.n), f.total});
   return out;
 }
 

@@ -102,7 +102,8 @@ void otf2_writer::write(record_span<counter_value_record> records) {
 void otf2_writer::write(record_span<counter_dispatch_record> records) {
   for (const counter_dispatch_record& r : records) {
     const auto& d = r.dispatch;
-    dispatch_ends_.emplace(d.dispatch_id, std::make_pair(std::max(d.start_ns, d.end_ns), d.agent_id));
+    dispatch_ends_.emplace(d.dispatch_id,
+                           std::make_pair(std::max(d.start_ns, d.end_ns), d.agent_id));
   }
 }
 

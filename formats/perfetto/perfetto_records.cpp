@@ -189,7 +189,8 @@ void perfetto_writer::write(record_span<counter_dispatch_record> records) {
   if (!began_) return;
   for (const counter_dispatch_record& r : records) {
     const auto& d = r.dispatch;
-    dispatch_spans_.emplace(d.dispatch_id, dispatch_span{d.start_ns, std::max(d.end_ns, d.start_ns)});
+    dispatch_spans_.emplace(d.dispatch_id,
+                            dispatch_span{d.start_ns, std::max(d.end_ns, d.start_ns)});
   }
 }
 

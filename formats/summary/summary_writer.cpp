@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "common/output_file.hpp"
 #include "common/counter_stats.hpp"
+#include "common/output_file.hpp"
 #include "common/trace_stats.hpp"
 #include "summary/counter_table.hpp"
 #include "summary/summary_table.hpp"
@@ -55,8 +55,8 @@ class summary_writer final : public writer {
     if (!stats_) return "summary writer finished before begin()";
     const bool wanted =
         options_.summary || options_.summary_per_domain || !options_.summary_groups.empty();
-    const bool with_counters = counters_ && !counters_->empty() &&
-                               (options_.summary || options_.summary_per_domain);
+    const bool with_counters =
+        counters_ && !counters_->empty() && (options_.summary || options_.summary_per_domain);
     if (!wanted || (stats_->empty() && !with_counters)) return {};
     const auto dest = lower(options_.summary_output);
     const bool to_stream = dest.empty() || dest == "stdout" || dest == "stderr";

@@ -17,7 +17,7 @@ namespace rocprof::tool {
 // What the dispatch counting callbacks share: the selection rules and, per agent, one counter
 // config per requested group ({0}: the agent offers none of the group's counters).
 struct counter_state {
-  counter_state(const config::tool_settings& s)
+  explicit counter_state(const config::tool_settings& s)
       : selector(s.kernel_include_regex, s.kernel_exclude_regex, s.kernel_iterations,
                  s.counter_groups_interval) {}
 
@@ -57,7 +57,8 @@ int64_t gpu_index_of(rocprofiler_agent_id_t agent) {
 }
 
 // Every counter the agent offers, by name.
-std::unordered_map<std::string, rocprofiler_counter_id_t> counters_of(rocprofiler_agent_id_t agent) {
+std::unordered_map<std::string, rocprofiler_counter_id_t> counters_of(
+    rocprofiler_agent_id_t agent) {
   std::unordered_map<std::string, rocprofiler_counter_id_t> out;
   rocprofiler_iterate_agent_supported_counters(
       agent,
@@ -164,8 +165,8 @@ void on_dispatch(rocprofiler_dispatch_counting_service_data_t data,
   auto& tool = *static_cast<tool_state*>(arg);
   counter_state& state = *tool.counters;
   const auto& info = data.dispatch_info;
-  const auto group = state.selector.select(info.kernel_id, info.agent_id.handle,
-                                           state.groups.size());
+  const auto group =
+      state.selector.select(info.kernel_id, info.agent_id.handle, state.groups.size());
   if (!group) return;
   rocprofiler_counter_config_id_t chosen{};
   {
@@ -259,8 +260,8 @@ bool configure_counter_collection(tool_state& tool) {
   auto status = rocprofiler_create_context(&state.context);
   report("rocprofiler_create_context (counters)", status);
   if (status != ROCPROFILER_STATUS_SUCCESS) return false;
-  status = rocprofiler_configure_callback_dispatch_counting_service(state.context, on_dispatch,
-                                                                    &tool, on_counter_record, &tool);
+  status = rocprofiler_configure_callback_dispatch_counting_service(
+      state.context, on_dispatch, &tool, on_counter_record, &tool);
   report("rocprofiler_configure_callback_dispatch_counting_service", status);
   if (status != ROCPROFILER_STATUS_SUCCESS) return false;
   status = rocprofiler_start_context(state.context);

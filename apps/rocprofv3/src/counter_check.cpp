@@ -120,9 +120,8 @@ class checker {
                           cat.unavailable_message(name));
       }
       const std::string chip = listing.chip.empty() ? target.chip : listing.chip;
-      auto planned = rc::plan_passes(cat.catalogue(), names, [&](const auto& bases) {
-        return counts_.of(chip, bases);
-      });
+      auto planned = rc::plan_passes(cat.catalogue(), names,
+                                     [&](const auto& bases) { return counts_.of(chip, bases); });
       if (!planned) {
         std::string why = planned.failure().message;
         if (!counts_.last_refusal().empty()) why += ": " + counts_.last_refusal();
@@ -215,13 +214,24 @@ bool passes_collect_counters(const std::vector<pass>& passes) {
 counters::definition_set load_pass_definitions(const std::string& shipped_path,
                                                const std::string& extra_path,
                                                std::vector<std::string>* warnings) {
+  if (!std::ifstream(shipped_path).good()) {
+    // An installation without its share/ folder still offers every native counter.
+    if (warnings != nullptr)
+      warnings->push_back("counter definitions not found at " + shipped_path +
+                          ": only native counters are available");
+    if (extra_path.empty()) return {};
+    const rc::load_result extra = rc::parse_definitions(read_file(extra_path), extra_path);
+    if (!extra.ok())
+      throw usage_error("argument -E/--extra-counters:\n" + joined(extra.errors, "\n"));
+    return extra.definitions;
+  }
   const rc::load_result loaded =
       extra_path.empty()
           ? rc::load_definitions_file(shipped_path)
           : rc::load_with_extra_definitions(shipped_path, read_file(extra_path), extra_path);
   if (!loaded.ok()) {
-    const std::string what = extra_path.empty() ? "counter definitions " + shipped_path
-                                                : "argument -E/--extra-counters";
+    const std::string what =
+        extra_path.empty() ? "counter definitions " + shipped_path : "argument -E/--extra-counters";
     throw usage_error(what + ":\n" + joined(loaded.errors, "\n"));
   }
   if (warnings != nullptr) {
@@ -249,8 +259,8 @@ counter_check_result check_pass_counters(std::vector<pass> passes,
     auto defs = definitions.find(extra);
     if (defs == definitions.end()) {
       defs = definitions
-                 .emplace(extra, load_pass_definitions(setup.shipped_definitions, extra,
-                                                       &out.warnings))
+                 .emplace(extra,
+                          load_pass_definitions(setup.shipped_definitions, extra, &out.warnings))
                  .first;
     }
     const std::string replay = p.config.text("replay_mode").value_or("");

@@ -32,7 +32,8 @@ struct counter_check_result {
 bool passes_collect_counters(const std::vector<pass>& passes);
 
 // Throws usage_error (one message: where, the counter, why, what to do).
-counter_check_result check_pass_counters(std::vector<pass> passes, const counter_check_setup& setup);
+counter_check_result check_pass_counters(std::vector<pass> passes,
+                                         const counter_check_setup& setup);
 
 // The shipped definitions with a pass's -E file merged in (or alone when `extra_path` is
 // empty). Throws usage_error naming the file, the counter and the position of each problem.

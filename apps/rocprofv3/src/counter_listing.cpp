@@ -93,8 +93,8 @@ std::vector<std::string> write_counter_files(const std::string& path_prefix,
     const auto& listing = t.catalogue->listing();
     for (const auto& info : t.catalogue->catalogue().counters()) {
       if (info.is_derived) {
-        derived << quoted(t.agent_id) << ',' << quoted(info.name) << ','
-                << quoted(info.description) << ',' << quoted(info.expression) << ','
+        derived << quoted(t.agent_id) << ',' << quoted(info.name) << ',' << quoted(info.description)
+                << ',' << quoted(info.expression) << ','
                 << quoted(rc::dimensions_text(info.dimensions)) << "\n";
       } else if (info.is_constant) {
         basic << quoted(t.agent_id) << ',' << quoted(info.name) << ',' << quoted(info.description)

@@ -105,8 +105,8 @@ void print_available_counters(std::ostream& out, const std::vector<rocprofiler_a
   std::vector<listed_target> listed;
   std::map<std::string, std::string> first_of_chip;  // chip -> the header that listed it
   for (const auto& target : targets) {
-    const std::string header = target.device ? "GPU:" + std::to_string(*target.device)
-                                             : "Chip:" + target.chip;
+    const std::string header =
+        target.device ? "GPU:" + std::to_string(*target.device) : "Chip:" + target.chip;
     out << "\n" << header << "\n";
     const native_listing& listing = listings.of(target.chip);
     out << "Name:" << target.label

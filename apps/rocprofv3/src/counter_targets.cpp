@@ -122,8 +122,8 @@ const target_catalogue& catalogue_cache::of(const counter_target& target,
   auto it = built_.find(key);
   if (it == built_.end()) {
     it = built_
-             .emplace(key, std::make_unique<target_catalogue>(target, listing, definitions, ids_,
-                                                              names))
+             .emplace(key,
+                      std::make_unique<target_catalogue>(target, listing, definitions, ids_, names))
              .first;
   }
   return *it->second;

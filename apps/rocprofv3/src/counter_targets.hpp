@@ -37,8 +37,8 @@ counter_target named_chip_target(const std::string& chip);
 class target_catalogue {
  public:
   target_catalogue(const counter_target& target, const native_listing& listing,
-                   const counters::definition_set& definitions,
-                   counters::counter_id_registry& ids, const std::vector<std::string>& names);
+                   const counters::definition_set& definitions, counters::counter_id_registry& ids,
+                   const std::vector<std::string>& names);
 
   const counter_target& target() const { return *target_; }
   const native_listing& listing() const { return *listing_; }

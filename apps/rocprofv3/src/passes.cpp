@@ -116,8 +116,9 @@ void validate_pass(const job& config, const std::string& label) {
   }
   if (config.has("replay_mode")) {
     if (!config.has("pmc") && !config.has("pmc_groups")) {
-      throw usage_error(prefix + "--replay-mode needs counters (--pmc, or pmc / pmc_groups in "
-                                 "an input file)");
+      throw usage_error(prefix +
+                        "--replay-mode needs counters (--pmc, or pmc / pmc_groups in "
+                        "an input file)");
     }
     if (config.has("pc_sampling_method") || config.has("pc_sampling_unit")) {
       throw usage_error(prefix + "--replay-mode cannot be combined with PC sampling");
@@ -134,8 +135,8 @@ std::vector<pass> build_passes(const command_line& line) {
   // With --replay-mode kernel every --pmc group is collected in the same run (each counted
   // kernel is replayed as often as the groups need): the groups become one, as rocprofv3's newer
   // driver folds them into one run; an input file's jobs stay runs of their own.
-  const bool folded = cli.text("replay_mode") == std::optional<std::string>("kernel") &&
-                      groups.size() > 1;
+  const bool folded =
+      cli.text("replay_mode") == std::optional<std::string>("kernel") && groups.size() > 1;
   if (folded) {
     std::vector<std::string> all;
     for (const auto& group : groups)

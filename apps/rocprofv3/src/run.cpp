@@ -87,7 +87,8 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
       // --rocm-root moves the libraries, the backends among them, as it does for a run.
       const std::string rocm_root = cli.text("rocm_root").value_or("");
       const tool_paths listing_paths = find_tool_paths(rocm_root);
-      print_list_avail(out, "/proc/cpuinfo", rocm_root.empty() ? "" : listing_paths.backend_directory(),
+      print_list_avail(out, "/proc/cpuinfo",
+                       rocm_root.empty() ? "" : listing_paths.backend_directory(),
                        [&](std::ostream& stream, const std::vector<rocprofiler_agent_v0_t>& gpus) {
                          print_available_counters(stream, gpus, cli, listing_paths, base);
                        });

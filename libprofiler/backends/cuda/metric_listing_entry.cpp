@@ -100,8 +100,7 @@ extern "C" __attribute__((visibility("default"))) uint64_t rocprof_cuda_count_me
     rocprof::cuda::host_target target;
     target.chip = rocprof::cuda::resolve_chip(chip != nullptr ? chip : "");
     rocprof::cuda::metric_config config;
-    const auto status =
-        rocprof::cuda::build_metric_config(*state.host.api, target, names, config);
+    const auto status = rocprof::cuda::build_metric_config(*state.host.api, target, names, config);
     if (!status.ok()) {
       copy_error(status.message, error, error_size);
       return 0;

@@ -157,8 +157,8 @@ TEST_F(counter_check_test, application_replay_runs_each_one_pass_group) {
 }
 
 TEST_F(counter_check_test, kernel_replay_folds_the_pmc_flags_into_one_run) {
-  const auto result = check({"--pmc", "a__x.sum", "--pmc", "b__y.sum", "c__z.sum",
-                             "--replay-mode", "kernel"});
+  const auto result =
+      check({"--pmc", "a__x.sum", "--pmc", "b__y.sum", "c__z.sum", "--replay-mode", "kernel"});
   ASSERT_EQ(result.passes.size(), 1u);
   EXPECT_EQ(result.passes[0].sub_directory, "");
   EXPECT_EQ(result.passes[0].config.list("pmc"),
@@ -181,13 +181,14 @@ TEST_F(counter_check_test, device_suffixes_pick_the_gpu) {
   // On each GPU alone the group fits one pass; together it would not.
   EXPECT_EQ(check({"--pmc", "a__x.sum", "b__y.sum:device=0", "c__z.sum:device=1"}).passes.size(),
             1u);
-  EXPECT_NE(error_of({"--pmc", "a__x.sum", "b__y.sum", "c__z.sum:device=1"}).find("hardware passes"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({"--pmc", "a__x.sum", "b__y.sum", "c__z.sum:device=1"}).find("hardware passes"),
+      std::string::npos);
 }
 
 TEST_F(counter_check_test, pmc_groups_must_fit_one_pass_each) {
-  const auto file =
-      dir_.write("groups.yaml", "jobs:\n  - pmc_groups: [[a__x.sum], [a__x.sum, b__y.sum, c__z.sum]]\n");
+  const auto file = dir_.write(
+      "groups.yaml", "jobs:\n  - pmc_groups: [[a__x.sum], [a__x.sum, b__y.sum, c__z.sum]]\n");
   const auto message = error_of({"-i", file});
   EXPECT_NE(message.find("group 2"), std::string::npos) << message;
   EXPECT_NE(message.find("Groups that fit one pass each: ["), std::string::npos) << message;
@@ -195,26 +196,26 @@ TEST_F(counter_check_test, pmc_groups_must_fit_one_pass_each) {
 }
 
 TEST_F(counter_check_test, extra_definitions_load_with_file_and_position) {
-  const auto good = dir_.write(
-      "extra.yaml",
-      "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n  - name: MINE\n"
-      "    description: 'mine'\n    properties: []\n    definitions:\n"
-      "    - architectures: [sm_90]\n      expression: reduce(c__z.sum,sum)*2\n");
+  const auto good =
+      dir_.write("extra.yaml",
+                 "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n  - name: MINE\n"
+                 "    description: 'mine'\n    properties: []\n    definitions:\n"
+                 "    - architectures: [sm_90]\n      expression: reduce(c__z.sum,sum)*2\n");
   EXPECT_EQ(check({"--pmc", "MINE", "-E", good}).passes.size(), 1u);
-  const auto bad = dir_.write(
-      "bad.yaml",
-      "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n  - name: BROKEN\n"
-      "    description: 'typo'\n    properties: []\n    definitions:\n"
-      "    - architectures: [sm_90]\n      expression: reduce(c__z.sum,summ)/2\n");
+  const auto bad =
+      dir_.write("bad.yaml",
+                 "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n  - name: BROKEN\n"
+                 "    description: 'typo'\n    properties: []\n    definitions:\n"
+                 "    - architectures: [sm_90]\n      expression: reduce(c__z.sum,summ)/2\n");
   auto message = error_of({"--pmc", "WAVES", "-E", bad});
   EXPECT_NE(message.find("bad.yaml:9:"), std::string::npos) << message;
   EXPECT_NE(message.find("counter 'BROKEN'"), std::string::npos) << message;
   EXPECT_NE(message.find("summ"), std::string::npos) << message;
-  const auto missing = dir_.write(
-      "missing.yaml",
-      "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n  - name: NEEDS\n"
-      "    description: 'x'\n    properties: []\n    definitions:\n"
-      "    - architectures: [sm_90]\n      expression: e__v.sum\n");
+  const auto missing =
+      dir_.write("missing.yaml",
+                 "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n  - name: NEEDS\n"
+                 "    description: 'x'\n    properties: []\n    definitions:\n"
+                 "    - architectures: [sm_90]\n      expression: e__v.sum\n");
   message = error_of({"--pmc", "NEEDS", "-E", missing});
   EXPECT_NE(message.find("missing.yaml:8:"), std::string::npos) << message;
   EXPECT_NE(message.find("needs 'e__v.sum'"), std::string::npos) << message;

@@ -56,8 +56,8 @@ TEST(Values, PmcLineParsing) {
 TEST(Values, PmcLinesKeepNvidiaMetricNames) {
   // '.' is not a separator here (a deviation from rocprofv3: its names never contain one).
   EXPECT_EQ(parse_pmc_line("pmc: smsp__inst_executed.sum,dram__bytes_read.sum.per_second SQ_WAVES"),
-            (std::vector<std::string>{"smsp__inst_executed.sum",
-                                      "dram__bytes_read.sum.per_second", "SQ_WAVES"}));
+            (std::vector<std::string>{"smsp__inst_executed.sum", "dram__bytes_read.sum.per_second",
+                                      "SQ_WAVES"}));
   EXPECT_EQ(parse_pmc_line("pmc: LTS.TriageCompute.lts__t_sectors.sum:device=1"),
             (std::vector<std::string>{"LTS.TriageCompute.lts__t_sectors.sum:device=1"}));
 }
@@ -79,8 +79,10 @@ TEST(Values, IterationRanges) {
   using rocprof::config::parse_iteration_range;
   auto r = parse_iteration_range("[1, 2, [5-8]]");
   ASSERT_EQ(r.error, "");
-  for (uint64_t i : {1, 2, 5, 6, 7, 8}) EXPECT_TRUE(r.range.contains(i)) << i;
-  for (uint64_t i : {3, 4, 9, 100}) EXPECT_FALSE(r.range.contains(i)) << i;
+  for (uint64_t i : {1, 2, 5, 6, 7, 8})
+    EXPECT_TRUE(r.range.contains(i)) << i;
+  for (uint64_t i : {3, 4, 9, 100})
+    EXPECT_FALSE(r.range.contains(i)) << i;
   // Joined as the CLI hands several values over; overlapping pieces merge.
   auto joined = parse_iteration_range("[3-5], 4-10, 12");
   ASSERT_EQ(joined.error, "");

@@ -125,10 +125,15 @@ TEST(counter_outputs, the_summary_counter_table) {
   const auto text = rocprof::formats::summary::render_counter_table(rows, "");
   EXPECT_EQ(text,
             "\nROCPROFV3 COUNTER_COLLECTION SUMMARY:\n\n"
-            "|                  KERNEL                  |                       COUNTER                       |   DISPATCHES    |       MIN       |     AVERAGE     |       MAX       |\n"
-            "|------------------------------------------|-----------------------------------------------------|-----------------|-----------------|-----------------|-----------------|\n"
-            "| copy(float*, float*, int)                | FETCH_SIZE                                          |               4 |         1048576 |         1048576 |         1048576 |\n"
-            "| fma_loop(float*, int)                    | smsp__warps_active.avg.pct_of_peak_sustained_active |               2 |           41.25 |          69.375 |            97.5 |\n"
+            "|                  KERNEL                  |                       COUNTER            "
+            "           |   DISPATCHES    |       MIN       |     AVERAGE     |       MAX       |\n"
+            "|------------------------------------------|------------------------------------------"
+            "-----------|-----------------|-----------------|-----------------|-----------------|\n"
+            "| copy(float*, float*, int)                | FETCH_SIZE                               "
+            "           |               4 |         1048576 |         1048576 |         1048576 |\n"
+            "| fma_loop(float*, int)                    | "
+            "smsp__warps_active.avg.pct_of_peak_sustained_active |               2 |           "
+            "41.25 |          69.375 |            97.5 |\n"
             "\n");
   EXPECT_EQ(rocprof::formats::summary::render_counter_table({}, "    "), "");
 }
