@@ -1,5 +1,7 @@
 #include "summary/counter_table.hpp"
 
+#include "summary/summary_table.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,22 +19,12 @@ std::string render_counter_table(const std::vector<counter_stats_row>& rows,
     kernel_w = std::max(kernel_w, r.kernel.size());
     counter_w = std::max(counter_w, r.counter.size());
   }
-  const std::vector<std::pair<std::string_view, size_t>> columns{
+  const std::vector<std::pair<std::string, size_t>> columns{
       {"KERNEL", kernel_w}, {"COUNTER", counter_w}, {"DISPATCHES", 15},
       {"MIN", 15},          {"AVERAGE", 15},        {"MAX", 15}};
   std::string out;
   auto it = std::back_inserter(out);
-  fmt::format_to(it, "\n{}ROCPROFV3 COUNTER_COLLECTION SUMMARY:\n\n", indent);
-  out += indent;
-  for (const auto& [text, width] : columns)
-    fmt::format_to(it, "| {:^{}} ", text, width);
-  out += "|\n";
-  out += indent;
-  for (const auto& col : columns) {
-    out += '|';
-    out.append(col.second + 2, '-');
-  }
-  out += "|\n";
+  append_table_head(out, "COUNTER_COLLECTION SUMMARY", columns, indent);
   for (const auto& r : rows) {
     out += indent;
     fmt::format_to(it, "| {:<{}} ", r.kernel.empty() ? "<unknown kernel>" : r.kernel, kernel_w);

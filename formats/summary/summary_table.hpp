@@ -2,7 +2,9 @@
 // golden tests can check the exact text.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/trace_stats.hpp"
@@ -14,6 +16,12 @@ namespace rocprof::formats::summary {
 // `indent` in front (4 spaces for stdout/stderr, none for a file).
 std::string render_table(const std::string& title, const std::vector<stats_row>& rows,
                          trace::summary_unit unit, const std::string& indent);
+
+// A table's title and column heads: "\n<indent>ROCPROFV3 <title>:\n\n", the centred heads and
+// the divider row, each line after `indent`. Shared by every summary table.
+void append_table_head(std::string& out, const std::string& title,
+                       const std::vector<std::pair<std::string, size_t>>& columns,
+                       const std::string& indent);
 
 // All tables the options ask for, in rocprofv3's order: -D per-domain tables, then one per
 // --summary-groups regex, then the -S combined table. Sets *error for an invalid regex.

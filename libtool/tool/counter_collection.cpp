@@ -9,6 +9,7 @@
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include "dispatch_selection.hpp"
+#include "record_convert.hpp"
 #include "rocprof/config/values.hpp"
 #include "tool_state.hpp"
 
@@ -193,26 +194,13 @@ void on_counter_record(rocprofiler_dispatch_counting_service_data_t data,
   const auto& info = data.dispatch_info;
   trace::counter_dispatch_record dispatch;
   trace::kernel_dispatch_record& d = dispatch.dispatch;
-  d.dispatch_id = info.dispatch_id;
-  d.kernel_id = info.kernel_id;
-  d.agent_id = info.agent_id.handle;
-  d.queue_id = info.queue_id.handle;
+  fill_dispatch_info(d, info);
   d.corr.internal = data.correlation_id.internal;
   d.corr.external = data.correlation_id.external.value;
-  if (tool.settings.kernel_rename && d.corr.external != 0) {
-    // The rename context's external id is the message pointer of the enclosing range.
-    d.region_name = tool.defs->intern(reinterpret_cast<const char*>(d.corr.external));
-    d.corr.external = d.region_name;
-  } else if (tool.settings.kernel_rename) {
-    d.corr.external = 0;
-  }
+  d.region_name = kernel_region(tool, d.corr);
   d.tid = static_cast<int64_t>(user_data.value);
   d.start_ns = data.start_timestamp;
   d.end_ns = data.end_timestamp;
-  d.private_segment_size = info.private_segment_size;
-  d.group_segment_size = info.group_segment_size;
-  d.workgroup_size = {info.workgroup_size.x, info.workgroup_size.y, info.workgroup_size.z};
-  d.grid_size = {info.grid_size.x, info.grid_size.y, info.grid_size.z};
   std::vector<trace::counter_value_record> values;
   values.reserve(count);
   for (size_t i = 0; i < count; ++i) {

@@ -50,14 +50,6 @@ std::string joined(const std::vector<std::string>& names, const char* separator 
   return config::join(names, separator);
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw usage_error("argument -E/--extra-counters: cannot read '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Hardware passes by (chip, base counters), each asked once.
 class pass_counts {
  public:
@@ -205,6 +197,14 @@ std::string sub_directory_prefix(const std::string& sub_directory) {
 
 }  // namespace
 
+std::string read_extra_counters(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw usage_error("argument -E/--extra-counters: cannot read '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 bool passes_collect_counters(const std::vector<pass>& passes) {
   return std::any_of(passes.begin(), passes.end(), [](const pass& p) {
     return p.config.has("pmc") || p.config.has("pmc_groups");
@@ -220,15 +220,16 @@ counters::definition_set load_pass_definitions(const std::string& shipped_path,
       warnings->push_back("counter definitions not found at " + shipped_path +
                           ": only native counters are available");
     if (extra_path.empty()) return {};
-    const rc::load_result extra = rc::parse_definitions(read_file(extra_path), extra_path);
+    const rc::load_result extra =
+        rc::parse_definitions(read_extra_counters(extra_path), extra_path);
     if (!extra.ok())
       throw usage_error("argument -E/--extra-counters:\n" + joined(extra.errors, "\n"));
     return extra.definitions;
   }
   const rc::load_result loaded =
-      extra_path.empty()
-          ? rc::load_definitions_file(shipped_path)
-          : rc::load_with_extra_definitions(shipped_path, read_file(extra_path), extra_path);
+      extra_path.empty() ? rc::load_definitions_file(shipped_path)
+                         : rc::load_with_extra_definitions(
+                               shipped_path, read_extra_counters(extra_path), extra_path);
   if (!loaded.ok()) {
     const std::string what =
         extra_path.empty() ? "counter definitions " + shipped_path : "argument -E/--extra-counters";

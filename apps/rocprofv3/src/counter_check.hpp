@@ -35,6 +35,9 @@ bool passes_collect_counters(const std::vector<pass>& passes);
 counter_check_result check_pass_counters(std::vector<pass> passes,
                                          const counter_check_setup& setup);
 
+// The contents of an -E file (usage_error naming it when it cannot be read).
+std::string read_extra_counters(const std::string& path);
+
 // The shipped definitions with a pass's -E file merged in (or alone when `extra_path` is
 // empty). Throws usage_error naming the file, the counter and the position of each problem.
 counters::definition_set load_pass_definitions(const std::string& shipped_path,

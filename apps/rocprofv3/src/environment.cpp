@@ -1,9 +1,8 @@
 #include "environment.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
+#include "counter_check.hpp"
 #include "passes.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
@@ -68,14 +67,6 @@ std::string collection_periods(const job& config) {
                   std::to_string(*repeat));
   }
   return config::join(out, ";");
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw usage_error("argument -E/--extra-counters: cannot read '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The generic forms of the schema; custom rows are handled by name below.
@@ -151,7 +142,8 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
       env[name] = *level;
     }
   }
-  if (auto path = config.text("extra_counters")) env[env_name("extra_counters")] = read_file(*path);
+  if (auto path = config.text("extra_counters"))
+    env[env_name("extra_counters")] = read_extra_counters(*path);
   if (config.has("pmc")) {
     env[env_name("counter_collection")] = "1";
     env[env_name("pmc")] = "pmc: " + config::join(config.list("pmc"), " ");

@@ -129,26 +129,26 @@ def multi_pass_group(c):
     c.eq(sorted(names), sorted(BIG_GROUP), "every counter in exactly one run")
 
 
+def definitions_file(directory, name, counter, expression):
+    """An -E file defining one counter for sm_90; its expression is on line 9."""
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        f.write("rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n"
+                f"  - name: {counter}\n    description: 'test counter'\n    properties: []\n"
+                f"    definitions:\n    - architectures: [sm_90]\n      expression: {expression}\n")
+    return path
+
+
 def extra_counters(c):
     out = fresh("extra")
-    good = os.path.join(out, "good.yaml")
-    with open(good, "w") as f:
-        f.write("rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n"
-                "  - name: TWICE_WAVES\n    description: 'two times SQ_WAVES'\n"
-                "    properties: []\n    definitions:\n    - architectures: [sm_90]\n"
-                "      expression: 2*SQ_WAVES\n")
+    good = definitions_file(out, "good.yaml", "TWICE_WAVES", "2*SQ_WAVES")
     run_dir = os.path.join(out, "run")
     p = run(["--counter-chip", "GH100", "-E", good, "--pmc", "TWICE_WAVES", "-d", run_dir] + app())
     c.eq(p.returncode, 0, "an -E counter is checked like a shipped one")
     env = recorded(run_dir) or {}
     c.check("TWICE_WAVES" in env.get("ROCPROF_EXTRA_COUNTERS_CONTENTS", ""),
             "the -E file's contents are handed over")
-    bad = os.path.join(out, "bad.yaml")
-    with open(bad, "w") as f:
-        f.write("rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n"
-                "  - name: BROKEN\n    description: 'typo'\n    properties: []\n"
-                "    definitions:\n    - architectures: [sm_90]\n"
-                "      expression: reduce(SQ_WAVES,summ)\n")
+    bad = definitions_file(out, "bad.yaml", "BROKEN", "reduce(SQ_WAVES,summ)")
     p = run(["--counter-chip", "GH100", "-E", bad, "--pmc", "SQ_WAVES", "-d", run_dir] + app())
     expect_error(c, p, run_dir, bad + ":9:", "counter 'BROKEN'", "summ")
 

@@ -102,9 +102,14 @@ def counter_values(rows):
     for r in sorted(rows, key=lambda r: int(r["Dispatch_Id"])):
         entry = by_dispatch.setdefault(int(r["Dispatch_Id"]), (r["Kernel_Name"], {}))
         entry[1][r["Counter_Name"]] = float(r["Counter_Value"])
+    return by_occurrence(by_dispatch.values())
+
+
+def by_occurrence(launches):
+    """[(kernel name, values)] in launch order -> {(base name, n-th launch of it): values}."""
     seen = collections.Counter()
     out = {}
-    for name, values in by_dispatch.values():
+    for name, values in launches:
         key = (base_name(name), seen[base_name(name)])
         seen[base_name(name)] += 1
         out[key] = values
@@ -126,13 +131,7 @@ def ncu_values(metrics):
             entry[1][r["Metric Name"]] = float(value)
         except ValueError:
             pass
-    seen = collections.Counter()
-    out = {}
-    for name, values in launches.values():
-        key = (base_name(name), seen[base_name(name)])
-        seen[base_name(name)] += 1
-        out[key] = values
-    return out, elapsed, p.returncode
+    return by_occurrence(launches.values()), elapsed, p.returncode
 
 
 def agreement(c):
