@@ -13,6 +13,12 @@
 #include "rocprof/config/values.hpp"
 #include "tool_state.hpp"
 
+// The core this tool runs with may predate its counter service (an older or partial build): the
+// tool then says so and runs without counters instead of failing at the first call. The other
+// counter functions are only called once this one succeeded.
+#pragma weak rocprofiler_configure_callback_dispatch_counting_service
+#pragma weak rocprofiler_load_counter_definition
+
 namespace rocprof::tool {
 
 // What the dispatch counting callbacks share: the selection rules and, per agent, one counter
@@ -225,7 +231,12 @@ void on_counter_record(rocprofiler_dispatch_counting_service_data_t data,
 bool configure_counter_collection(tool_state& tool) {
   const auto& s = tool.settings;
   if (!s.counter_collection) return true;
-  if (!s.extra_counters_contents.empty()) {
+  if (&rocprofiler_configure_callback_dispatch_counting_service == nullptr) {
+    std::fprintf(stderr, "rocprofv3: counters not collected: this profiler core has no dispatch "
+                         "counting service\n");
+    return false;
+  }
+  if (!s.extra_counters_contents.empty() && &rocprofiler_load_counter_definition != nullptr) {
     report("rocprofiler_load_counter_definition (-E)",
            rocprofiler_load_counter_definition(s.extra_counters_contents.data(),
                                                s.extra_counters_contents.size(),

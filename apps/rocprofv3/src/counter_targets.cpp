@@ -103,7 +103,7 @@ std::string target_catalogue::unavailable_message(const std::string& name) const
   for (const auto& n : natives)
     candidates.push_back(n);
   for (const auto& c : catalogue_->counters())
-    candidates.push_back(c.name);
+    if (c.is_derived || c.is_constant) candidates.push_back(c.name);  // natives are listed above
   const auto closest = rc::closest_names(name, candidates);
   std::string out = "unknown counter";
   if (closest.empty()) return out + " (no similar name; --list-avail lists them)";

@@ -149,8 +149,9 @@ def extra_counters(c):
     c.check("TWICE_WAVES" in env.get("ROCPROF_EXTRA_COUNTERS_CONTENTS", ""),
             "the -E file's contents are handed over")
     bad = definitions_file(out, "bad.yaml", "BROKEN", "reduce(SQ_WAVES,summ)")
-    p = run(["--counter-chip", "GH100", "-E", bad, "--pmc", "SQ_WAVES", "-d", run_dir] + app())
-    expect_error(c, p, run_dir, bad + ":9:", "counter 'BROKEN'", "summ")
+    refused = os.path.join(out, "refused")
+    p = run(["--counter-chip", "GH100", "-E", bad, "--pmc", "SQ_WAVES", "-d", refused] + app())
+    expect_error(c, p, refused, bad + ":9:", "counter 'BROKEN'", "summ")
 
 
 def no_gpu(c):
