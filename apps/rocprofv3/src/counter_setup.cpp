@@ -110,7 +110,8 @@ void print_available_counters(std::ostream& out, const std::vector<rocprofiler_a
     out << "\n" << header << "\n";
     const native_listing& listing = listings.of(target.chip);
     out << "Name:" << target.label
-        << (listing.chip.empty() ? std::string() : " [counters of chip " + listing.chip + "]")
+        << (listing.chip.empty() || !target.device ? std::string()
+                                                   : " [counters of chip " + listing.chip + "]")
         << "\n";
     if (!listing.error.empty()) {
       out << "Counters: not available (" << listing.error << ")\n";
