@@ -232,8 +232,9 @@ bool configure_counter_collection(tool_state& tool) {
   const auto& s = tool.settings;
   if (!s.counter_collection) return true;
   if (&rocprofiler_configure_callback_dispatch_counting_service == nullptr) {
-    std::fprintf(stderr, "rocprofv3: counters not collected: this profiler core has no dispatch "
-                         "counting service\n");
+    std::fprintf(stderr,
+                 "rocprofv3: counters not collected: this profiler core has no dispatch "
+                 "counting service\n");
     return false;
   }
   if (!s.extra_counters_contents.empty() && &rocprofiler_load_counter_definition != nullptr) {
@@ -263,9 +264,18 @@ bool configure_counter_collection(tool_state& tool) {
       state.context, on_dispatch, &tool, on_counter_record, &tool);
   report("rocprofiler_configure_callback_dispatch_counting_service", status);
   if (status != ROCPROFILER_STATUS_SUCCESS) return false;
-  status = rocprofiler_start_context(state.context);
-  report("rocprofiler_start_context (counters)", status);
-  return status == ROCPROFILER_STATUS_SUCCESS;
+  return true;
+}
+
+void start_counting(tool_state& tool) {
+  if (tool.counters != nullptr && tool.counters->context.handle != 0)
+    report("rocprofiler_start_context (counters)",
+           rocprofiler_start_context(tool.counters->context));
+}
+
+void stop_counting(tool_state& tool) {
+  if (tool.counters != nullptr && tool.counters->context.handle != 0)
+    rocprofiler_stop_context(tool.counters->context);
 }
 
 void note_kernel_symbol(tool_state& tool, uint64_t kernel_id, std::string_view formatted_name) {

@@ -1,6 +1,6 @@
 // Hardware counters per dispatch, through the core's dispatch counting service (callback form),
 // as rocprofv3's tool collects them:
-//   * its own context, started at once (counters are not paused with the main context);
+//   * its own context, started and stopped with the main context (start_counting);
 //   * per agent, lazily at its first dispatch (CUDA agents appear once the driver is up): one
 //     counter config per group (ROCPROF_COUNTERS, or each line of ROCPROF_COUNTER_GROUPS), of
 //     the names the agent offers; a NAME:device=N counter only on the GPU whose type-relative
@@ -24,6 +24,11 @@ struct tool_state;
 // Inside the core's initialize call; does nothing unless counter collection is on. Returns
 // false (after saying why on stderr) when the service cannot be configured.
 bool configure_counter_collection(tool_state& tool);
+
+// Start / stop the counter context (with the main context: pause/resume, --selected-regions,
+// --collection-period). Nothing when counters are off.
+void start_counting(tool_state& tool);
+void stop_counting(tool_state& tool);
 
 // A kernel symbol's formatted name, for the kernel filters (code-object callback).
 void note_kernel_symbol(tool_state& tool, uint64_t kernel_id, std::string_view formatted_name);

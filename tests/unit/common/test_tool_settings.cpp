@@ -219,8 +219,7 @@ TEST(ToolSettings, CounterReplayAndIterations) {
   EXPECT_TRUE(result.errors.empty());
   const auto& s = result.settings;
   EXPECT_TRUE(s.kernel_replay);
-  EXPECT_EQ(s.counters,
-            (std::vector<std::string>{"smsp__inst_executed.sum", "SQ_WAVES:device=1"}));
+  EXPECT_EQ(s.counters, (std::vector<std::string>{"smsp__inst_executed.sum", "SQ_WAVES:device=1"}));
   EXPECT_TRUE(s.kernel_iterations.contains(6));
   EXPECT_FALSE(s.kernel_iterations.contains(3));
   EXPECT_FALSE(read({}).settings.kernel_replay);
