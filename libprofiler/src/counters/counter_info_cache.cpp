@@ -96,7 +96,11 @@ const counter_description* describe(uint64_t counter_id) {
   return slot;
 }
 
-void fill_v0(const counter_description& d, rocprofiler_counter_info_v0_t& out) {
+namespace {
+
+// The fields versions 0 and 1 share.
+template <typename Info>
+void fill_common(const counter_description& d, Info& out) {
   out.id.handle = d.id;
   out.name = d.name.c_str();
   out.description = d.description.c_str();
@@ -106,20 +110,20 @@ void fill_v0(const counter_description& d, rocprofiler_counter_info_v0_t& out) {
   out.is_derived = d.is_derived ? 1u : 0u;
 }
 
+}  // namespace
+
+void fill_v0(const counter_description& d, rocprofiler_counter_info_v0_t& out) {
+  fill_common(d, out);
+}
+
 void fill_v1(const counter_description& d, rocprofiler_counter_info_v1_t& out) {
   out.size = sizeof(rocprofiler_counter_info_v1_t);
-  out.id.handle = d.id;
-  out.name = d.name.c_str();
-  out.description = d.description.c_str();
-  out.block = d.block.c_str();
-  out.expression = d.expression.c_str();
-  out.is_constant = d.is_constant ? 1u : 0u;
-  out.is_derived = d.is_derived ? 1u : 0u;
+  fill_common(d, out);
   out.dimensions_count = d.dim_pointers.size();
   // The struct's pointer arrays are not const-qualified (rocprofiler-sdk's layout); the tool
   // only reads them.
-  out.dimensions =
-      const_cast<const rocprofiler_counter_record_dimension_info_t**>(d.dim_pointers.data());
+  out.dimensions = const_cast<const rocprofiler_counter_record_dimension_info_t**>(
+      d.dim_pointers.data());
   out.dimensions_instances_count = d.instance_pointers.size();
   out.dimensions_instances =
       const_cast<const rocprofiler_counter_record_dimension_instance_info_t**>(

@@ -88,6 +88,9 @@ def check_run(c, tag, rows, expect, summary, counters, exact_only=False):
               f"missing: {r['missing'] or 'none'}")
         c.eq(r["missing"], "", f"{tag}: every requested counter exists")
     c.eq(len(kernels), summary["kernels"], f"{tag}: kernel trace has every dispatch")
+    # Kernel replay must not add kernel records: one record per dispatch.
+    c.eq(sum(1 for r in rows if "kernel" in r), summary["kernels"],
+         f"{tag}: one kernel record per dispatch")
     c.eq(len(values), len(kernels), f"{tag}: every dispatch has counter values")
     joined = sum(1 for r in rows if "counter" in r and r["dispatch_id"] in kernels
                  and kernels[r["dispatch_id"]]["correlation_id"] == r["correlation_id"])

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "counters/range_profiler_api.hpp"
-#include "metrics/profiler_host_api.hpp"
+#include "synthetic_profiler_host.hpp"
 
 namespace rocprof::cuda::test {
 
@@ -106,31 +106,11 @@ class synthetic_range_profiler final : public range_profiler_api {
   CUpti_ProfilerReplayMode last_replay_mode{};
 };
 
-class synthetic_counting_host final : public profiler_host_api {
+class synthetic_counting_host final : public stub_profiler_host {
  public:
   size_t passes = 1;
   std::vector<std::vector<std::string>> configured;  // metric lists of built configs
 
-  const char* result_string(CUptiResult) override { return "synthetic"; }
-  CUptiResult supported_chips(CUpti_Profiler_Host_GetSupportedChips_Params*) override {
-    return CUPTI_ERROR_NOT_SUPPORTED;
-  }
-  CUptiResult initialize(CUpti_Profiler_Host_Initialize_Params* p) override {
-    p->pHostObject = reinterpret_cast<CUpti_Profiler_Host_Object*>(this);
-    return CUPTI_SUCCESS;
-  }
-  CUptiResult deinitialize(CUpti_Profiler_Host_Deinitialize_Params*) override {
-    return CUPTI_SUCCESS;
-  }
-  CUptiResult base_metrics(CUpti_Profiler_Host_GetBaseMetrics_Params*) override {
-    return CUPTI_ERROR_NOT_SUPPORTED;
-  }
-  CUptiResult sub_metrics(CUpti_Profiler_Host_GetSubMetrics_Params*) override {
-    return CUPTI_ERROR_NOT_SUPPORTED;
-  }
-  CUptiResult metric_properties(CUpti_Profiler_Host_GetMetricProperties_Params*) override {
-    return CUPTI_ERROR_NOT_SUPPORTED;
-  }
   CUptiResult config_add_metrics(CUpti_Profiler_Host_ConfigAddMetrics_Params* p) override {
     configured.emplace_back(p->ppMetricNames, p->ppMetricNames + p->numMetrics);
     return CUPTI_SUCCESS;
@@ -147,17 +127,10 @@ class synthetic_counting_host final : public profiler_host_api {
     p->numOfPasses = passes;
     return CUPTI_SUCCESS;
   }
-  CUptiResult max_metrics_per_pass(
-      CUpti_Profiler_Host_GetMaxNumHardwareMetricsPerPass_Params*) override {
-    return CUPTI_ERROR_NOT_SUPPORTED;
-  }
   CUptiResult evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params* p) override {
     for (size_t m = 0; m < p->numMetrics; ++m)
       p->pMetricValues[m] = 100.0 * static_cast<double>(p->rangeIndex) + static_cast<double>(m);
     return CUPTI_SUCCESS;
-  }
-  CUptiResult range_name(CUpti_Profiler_Host_GetRangeName_Params*) override {
-    return CUPTI_ERROR_NOT_SUPPORTED;
   }
 };
 

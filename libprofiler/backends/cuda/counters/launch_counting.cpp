@@ -110,11 +110,16 @@ rocprofiler_kernel_dispatch_info_t launch_counting::dispatch_info(const CUpti_Ca
   return info;
 }
 
-range_session* launch_counting::session_for(const CUpti_CallbackData& cb, uint64_t agent_id) {
+bool launch_counting::ensure_apis() {
   std::lock_guard<std::mutex> lock(sessions_mutex_);
   if (!provided_ && provider_) provider_(target_, host_);
   provided_ = true;
-  if (target_ == nullptr || host_ == nullptr || cb.context == nullptr) return nullptr;
+  return target_ != nullptr && host_ != nullptr;
+}
+
+range_session* launch_counting::session_for(const CUpti_CallbackData& cb, uint64_t agent_id) {
+  if (!ensure_apis() || cb.context == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(sessions_mutex_);
   std::unique_ptr<range_session>& s = sessions_[cb.context];
   if (s == nullptr) {
     uint32_t device = 0;
@@ -147,6 +152,7 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
   launch_shape shape;
   if (!shape_of(cbid, cb, shape)) return;
   std::string name = cb.symbolName != nullptr ? cb.symbolName : "";
+  if (name.empty() && ensure_apis()) name = target_->function_name(shape.function);
   const uint64_t dispatch_id = processor_.next_dispatch_id();
   // The kernel record keeps this dispatch id: it carries the outermost call's CUPTI id (the
   // runtime call's, for a cudaLaunchKernel); this driver call's id is noted too.
@@ -280,13 +286,7 @@ void launch_counting::instantiate_exit(const CUpti_CallbackData& cb) {
   std::vector<std::vector<double>> ranges;  // nothing ran: instantiation only
   if (session != nullptr) finish(*session, ranges);
   const auto* p = static_cast<const instantiate_params*>(cb.functionParams);
-  if (p == nullptr || p->exec == nullptr || *p->exec == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(sessions_mutex_);
-    if (!provided_ && provider_) provider_(target_, host_);
-    provided_ = true;
-  }
-  if (target_ == nullptr) return;
+  if (p == nullptr || p->exec == nullptr || *p->exec == nullptr || !ensure_apis()) return;
   std::vector<graph_kernel_node> nodes;
   if (target_->graph_kernel_nodes(p->graph, nodes))
     graphs_.add_exec(reinterpret_cast<uint64_t>(*p->exec), std::move(nodes));

@@ -72,6 +72,8 @@ class launch_counting {
   rocprofiler_kernel_dispatch_info_t dispatch_info(const CUpti_CallbackData& cb,
                                                    const launch_shape& shape,
                                                    const std::string& name, uint64_t dispatch_id);
+  // Asks the provider once; true when both APIs are there.
+  bool ensure_apis();
   range_session* session_for(const CUpti_CallbackData& cb, uint64_t agent_id);
   void kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackData& cb, const launch_ids& ids);
   void graph_launch_enter(const CUpti_CallbackData& cb, const launch_ids& ids);
