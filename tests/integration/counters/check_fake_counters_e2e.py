@@ -93,8 +93,9 @@ def check_rows(tag, rows, grids, want):
 
 def all_formats(c):
     counters = ["SQ_WAVES", "FETCH_SIZE", "smsp__warps_launched.sum", "test__per_instance.sum"]
-    out, grids = run("all_formats", ["--pmc", *counters, "--kernel-trace", "--output-format",
-                                     "csv", "json", "rocpd"])
+    out, grids = run("all_formats", ["--pmc", *counters, "--kernel-trace", "--stats",
+                                     "--output-format", "csv", "json", "rocpd", "pftrace",
+                                     "otf2"])
     header, rows = read_csv(out, "counter_collection")
     check(header == COLUMNS, "counter_collection.csv has rocprofv3's 19 columns")
     check_rows("csv", rows, grids, {d: counters for d in grids})
@@ -105,6 +106,16 @@ def all_formats(c):
     check(len(kernels) == LAUNCHES, f"kernel trace has every dispatch ({len(kernels)})")
     check(rows and len(joined) == len(rows),
           f"every counter row joins the kernel trace ({len(joined)}/{len(rows)})")
+    # --stats: one row per (kernel, counter) covering every dispatch; SQ_WAVES' min and max.
+    _, stats = read_csv(out, "counter_collection_stats")
+    check(len(stats) == len(counters), f"counter stats: one row per counter ({len(stats)})")
+    waves = [r for r in stats if r["Counter_Name"] == "SQ_WAVES"]
+    check(len(waves) == 1 and int(waves[0]["Dispatches"]) == LAUNCHES
+          and float(waves[0]["Min"]) == 32 and float(waves[0]["Max"]) == 128,
+          "counter stats: SQ_WAVES over every dispatch")
+    for ext in ("pftrace", "otf2"):
+        check(glob.glob(os.path.join(out, "**", f"run_results.{ext}"), recursive=True) != [],
+              f"{ext} written")
     # JSON: the same values per dispatch.
     js = glob.glob(os.path.join(out, "**", "run_results.json"), recursive=True)
     check(len(js) == 1, "one results.json")
