@@ -159,6 +159,28 @@ std::vector<option_spec> domain_rows() {
           .only(option_scope::file_only)
           .in(k_counters)
           .says("Dispatches per counter group (input files only)"),
+      row("replay_mode", "replay-mode")
+          .of(vt::choice)
+          .among("kernel application")
+          .to("ROCPROF_KERNEL_REPLAY", ef::custom)
+          .in(k_counters)
+          .meta("MODE")
+          .says("Counter groups that need several hardware passes: 'kernel' replays each counted "
+                "kernel once per pass within the run (every --pmc group in one run), "
+                "'application' runs the application once per group of counters that fits one "
+                "pass"),
+      row("kernel_replay_beta_enabled", "kernel-replay-beta-enabled")
+          .in(k_counters)
+          .meta("BOOL")
+          .says("Accepted for rocprofv3 compatibility (its kernel replay is a beta); "
+                "--replay-mode needs no acknowledgement here"),
+      row("counter_chip", "counter-chip")
+          .of(vt::string)
+          .only(option_scope::cli_only)
+          .in(k_counters)
+          .meta("CHIP")
+          .says("NVIDIA chip or architecture (GH100, sm_90) whose counters --list-avail lists "
+                "and --pmc is checked against without a GPU (default: $ROCPROF_COUNTER_CHIP)"),
       row("counter_collection", "")
           .def("0")
           .to("ROCPROF_COUNTER_COLLECTION", ef::flag)

@@ -166,6 +166,7 @@ read_result read_tool_settings(const env_lookup& lookup) {
   }
   s.counter_groups_interval = env.integer("pmc_group_interval");
   s.extra_counters_contents = env.text("extra_counters");
+  s.kernel_replay = env.boolean("replay_mode");  // the variable is ROCPROF_KERNEL_REPLAY
 
   s.output_path = env.text_or_default("output_directory");
   s.output_file = env.text_or_default("output_file");
@@ -184,7 +185,7 @@ read_result read_tool_settings(const env_lookup& lookup) {
   if (!iterations.error.empty()) {
     result.errors.push_back(env_of("kernel_iteration_range") + ": " + iterations.error);
   }
-  s.kernel_iterations = std::move(iterations.intervals);
+  s.kernel_iterations = std::move(iterations);
   check_regex("kernel_include_regex", s.kernel_include_regex, result);
   check_regex("kernel_exclude_regex", s.kernel_exclude_regex, result);
 

@@ -112,10 +112,11 @@ std::vector<std::string> parse_pmc_line(std::string_view line) {
   line = line.substr(0, line.find('#'));
   const size_t tag = line.find("pmc:");
   if (tag != std::string_view::npos) line.remove_prefix(tag + 4);
-  // ':' and '=' are kept so that a NAME:device=N suffix survives.
+  // ':' and '=' are kept so that a NAME:device=N suffix survives, '.' so that NVIDIA metric
+  // names do (values.hpp).
   std::string cleaned(line);
   for (char& c : cleaned) {
-    if (std::string_view("!@$%&(),*+-./;<>?{}^`~|").find(c) != std::string_view::npos) c = ' ';
+    if (std::string_view("!@$%&(),*+-/;<>?{}^`~|").find(c) != std::string_view::npos) c = ' ';
   }
   std::vector<std::string> out;
   std::unordered_set<std::string> seen;  // linear: 200 000 names take milliseconds, not minutes
@@ -139,6 +140,22 @@ std::string counter_name_problem(std::string_view name) {
            "...' contains a control character (byte " + std::to_string(at) + ")";
   }
   return {};
+}
+
+std::optional<counter_request> parse_counter_request(std::string_view text) {
+  counter_request out;
+  const size_t colon = text.find(':');
+  out.name = std::string(text.substr(0, colon));
+  if (colon == std::string_view::npos) return out;
+  constexpr std::string_view key = "device=";
+  const std::string_view rest = text.substr(colon + 1);
+  if (rest.substr(0, key.size()) != key) return std::nullopt;
+  const std::string_view digits = rest.substr(key.size());
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  out.device = parse_integer(digits);
+  if (!out.device) return std::nullopt;
+  return out;
 }
 
 }  // namespace rocprof::config

@@ -62,4 +62,24 @@ std::string write_stats_files(const trace_stats& stats, const trace::output_opti
   return error;
 }
 
+std::string write_counter_stats_file(const counter_stats& stats,
+                                     const trace::output_options& options) {
+  output_file f{options.path_for("counter_collection_stats", "csv")};
+  auto& out = f.buffer();
+  out += counter_stats_header;
+  for (const auto& r : stats.rows()) {
+    append_quoted(out, r.kernel);
+    out += ',';
+    append_quoted(out, r.counter);
+    out += ',';
+    append_uint(out, r.dispatches);
+    for (double v : {r.total, r.mean, r.min, r.max}) {
+      out += ',';
+      append_stats_double(out, v);
+    }
+    out += '\n';
+  }
+  return f.close();
+}
+
 }  // namespace rocprof::formats::csv

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/counter_stats.hpp"
 #include "common/trace_stats.hpp"
 #include "rocprof/trace/writer.hpp"
 
@@ -15,5 +16,10 @@ void append_stats_table(std::string& out, const std::vector<stats_row>& rows);
 
 // Writes every stats file; returns an error text or empty.
 std::string write_stats_files(const trace_stats& stats, const trace::output_options& options);
+
+// <prefix>_counter_collection_stats.csv (ours; rocprofv3's is empty): one row per (kernel,
+// counter) with counter_stats_header's columns. Returns an error text or empty.
+std::string write_counter_stats_file(const counter_stats& stats,
+                                     const trace::output_options& options);
 
 }  // namespace rocprof::formats::csv

@@ -67,6 +67,7 @@ class csv_writer final : public writer {
     kernels_.emplace(defs, options_);
     if (options_.stats) stats_.emplace(defs, options_);
     keep_dispatches_ = !defs.counters.empty();
+    if (options_.stats && keep_dispatches_) counter_stats_.emplace(defs, options_);
     for (const auto& c : defs.counters)
       counter_names_.emplace(c.id, &c.name);
     for (size_t d = 0; d < domain_table.size(); ++d) {
@@ -103,6 +104,7 @@ class csv_writer final : public writer {
   void write(record_span<kernel_dispatch_record> records) override {
     if (records.empty()) return;
     if (stats_) stats_->add(records);
+    if (counter_stats_) counter_stats_->add(records);
     auto& f = file(kernel_file_, "kernel_trace", kernel_trace_header);
     for (const auto& r : records) {
       const auto* sym = kernels_->find(r.kernel_id);
@@ -217,6 +219,14 @@ class csv_writer final : public writer {
     // dispatch; counter runs have few dispatches, so this stays small.
     for (const auto& r : records)
       counter_sums_[{r.dispatch_id, r.counter_id}] += r.value;
+    if (counter_stats_) counter_stats_->add(records);
+  }
+
+  // The counted dispatches' own fields (present with or without --kernel-trace).
+  void write(record_span<counter_dispatch_record> records) override {
+    for (const auto& r : records)
+      dispatches_.emplace(r.dispatch.dispatch_id, r.dispatch);
+    if (counter_stats_) counter_stats_->add(records);
   }
 
   // rocprofv3 has no CSV file for device counter samples.
@@ -250,6 +260,10 @@ class csv_writer final : public writer {
     }
     if (stats_ && !stats_->empty()) {
       auto e = write_stats_files(*stats_, options_);
+      if (error.empty()) error = e;
+    }
+    if (counter_stats_ && !counter_stats_->empty()) {
+      auto e = write_counter_stats_file(*counter_stats_, options_);
       if (error.empty()) error = e;
     }
     return error;
@@ -371,6 +385,7 @@ class csv_writer final : public writer {
   std::optional<agent_names> agents_;
   std::optional<kernel_names> kernels_;
   std::optional<trace_stats> stats_;
+  std::optional<counter_stats> counter_stats_;
 
   std::array<output_file, domain_table.size()> api_files_;
   std::array<size_t, domain_table.size()> api_file_of_{};

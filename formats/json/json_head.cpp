@@ -73,7 +73,22 @@ json_writer::head json_writer::build_head() const {
     agents.push_back(formats::agent_json(a));
 
   ojson counters = ojson::array();
-  for (const auto& c : d.counters)
+  for (const auto& c : d.counters) {
+    // rocprofiler_counter_info_v1_t's dimensions and instances, as rocprofv3 serializes them.
+    ojson dimensions = ojson::array();
+    for (const auto& dim : c.dimensions)
+      dimensions.push_back(
+          {{"id", dim.id}, {"instance_size", dim.instance_size}, {"name", dim.name}});
+    ojson instances = ojson::array();
+    for (const auto& inst : c.instances) {
+      ojson positions = ojson::array();
+      for (size_t i = 0; i < inst.positions.size() && i < c.dimensions.size(); ++i)
+        positions.push_back(
+            {{"dimension_name", c.dimensions[i].name}, {"index", inst.positions[i]}});
+      instances.push_back({{"instance_id", inst.instance_id},
+                           {"counter_id", c.id},
+                           {"dimensions", std::move(positions)}});
+    }
     counters.push_back({{"agent_id", {{"handle", c.agent_id}}},
                         {"id", {{"handle", c.id}}},
                         {"is_constant", c.is_constant},
@@ -82,8 +97,9 @@ json_writer::head json_writer::build_head() const {
                         {"description", c.description},
                         {"block", c.block},
                         {"expression", c.expression},
-                        {"dimensions", ojson::array()},
-                        {"instances", ojson::array()}});
+                        {"dimensions", std::move(dimensions)},
+                        {"instances", std::move(instances)}});
+  }
 
   ojson external = ojson::array();
   if (options_.kernel_rename) {

@@ -148,6 +148,13 @@ void json_writer::write(record_span<counter_value_record> records) {
     counter_values_[r.dispatch_id].push_back(r);
 }
 
+// The counted dispatches' own fields for callback_records.counter_collection (present with or
+// without --kernel-trace).
+void json_writer::write(record_span<counter_dispatch_record> records) {
+  for (const auto& r : records)
+    dispatches_.emplace(r.dispatch.dispatch_id, r.dispatch);
+}
+
 void json_writer::write(record_span<device_counter_sample_record> records) {
   for (const auto& r : records) {
     auto& out = begin_record(part::device_counter_sample);

@@ -91,6 +91,18 @@ std::string json_writer::counter_collection_text() const {
   return out;
 }
 
+// strings.counters.dimension_ids: every dimension the counters use, once per id.
+ojson json_writer::dimension_ids() const {
+  std::map<uint64_t, const counter_dimension*> seen;
+  for (const auto& c : defs_->counters)
+    for (const auto& dim : c.dimensions)
+      seen.emplace(dim.id, &dim);
+  ojson out = ojson::array();
+  for (const auto& [id, dim] : seen)
+    out.push_back({{"id", id}, {"instance_size", dim->instance_size}, {"name", dim->name}});
+  return out;
+}
+
 // Appends a part file's contents to out and removes the part file.
 std::string json_writer::splice(output_file& out, part p) {
   auto& pf = parts_[static_cast<size_t>(p)];
@@ -141,7 +153,7 @@ std::string json_writer::finish() {
   keep(splice(out, part::marker_strings));
   out.buffer() += "\n],\n";
   member("correlation_id", ojson{{"external", h.external}});
-  member("counters", ojson{{"dimension_ids", ojson::array()}});
+  member("counters", ojson{{"dimension_ids", dimension_ids()}});
   member("pc_sample_instructions", h.instructions);
   member("pc_sample_comments", h.comments);
   member("att_filenames", ojson::array());

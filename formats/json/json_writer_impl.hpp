@@ -173,6 +173,7 @@ class json_writer final : public trace::writer {
   void write(trace::record_span<trace::memory_allocation_record> records) override;
   void write(trace::record_span<trace::scratch_memory_record> records) override;
   void write(trace::record_span<trace::counter_value_record> records) override;
+  void write(trace::record_span<trace::counter_dispatch_record> records) override;
   void write(trace::record_span<trace::device_counter_sample_record> records) override;
   void write(trace::record_span<trace::pc_sample_record> records) override;
   std::string finish() override;
@@ -199,6 +200,7 @@ class json_writer final : public trace::writer {
   ojson kernel_symbols_json() const;
   ojson summary_json() const;
   std::string counter_collection_text() const;
+  ojson dimension_ids() const;
   std::string splice(output_file& out, part p);
 
   trace::output_options options_;

@@ -101,6 +101,16 @@ void otf2_writer::write(record_span<counter_value_record> records) {
   counter_values_.insert(counter_values_.end(), records.begin(), records.end());
 }
 
+// Where a counted dispatch's values go in time, when the kernel itself is not traced (the kernel
+// trace's record, when present, says the same).
+void otf2_writer::write(record_span<counter_dispatch_record> records) {
+  for (const counter_dispatch_record& r : records) {
+    const auto& d = r.dispatch;
+    dispatch_ends_.emplace(d.dispatch_id,
+                           std::make_pair(std::max(d.start_ns, d.end_ns), d.agent_id));
+  }
+}
+
 void otf2_writer::write(record_span<device_counter_sample_record> records) {
   if (!began_) return;
   for (const device_counter_sample_record& s : records) {

@@ -85,6 +85,7 @@ class otf2_writer final : public writer {
   void write(record_span<memory_set_record> records) override;
   void write(record_span<memory_allocation_record> records) override;
   void write(record_span<counter_value_record> records) override;
+  void write(record_span<counter_dispatch_record> records) override;
   void write(record_span<device_counter_sample_record> records) override;
   std::string finish() override;
 

@@ -185,6 +185,17 @@ void perfetto_writer::write(record_span<counter_value_record> records) {
   }
 }
 
+// A counted dispatch places its values in time when the kernel itself is not traced (no slice:
+// the kernel trace draws those).
+void perfetto_writer::write(record_span<counter_dispatch_record> records) {
+  if (!began_) return;
+  for (const counter_dispatch_record& r : records) {
+    const auto& d = r.dispatch;
+    dispatch_spans_.emplace(d.dispatch_id,
+                            dispatch_span{d.start_ns, std::max(d.end_ns, d.start_ns)});
+  }
+}
+
 void perfetto_writer::write(record_span<device_counter_sample_record> records) {
   if (!began_) return;
   for (const device_counter_sample_record& s : records)

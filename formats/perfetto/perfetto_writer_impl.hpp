@@ -138,6 +138,7 @@ class perfetto_writer final : public writer {
   void write(record_span<memory_allocation_record> records) override;
   void write(record_span<scratch_memory_record> records) override;
   void write(record_span<counter_value_record> records) override;
+  void write(record_span<counter_dispatch_record> records) override;
   void write(record_span<device_counter_sample_record> records) override;
   void write(record_span<pc_sample_record> r) override { ignore_records(r); }  // no Perfetto form
   std::string finish() override;

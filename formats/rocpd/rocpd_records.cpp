@@ -97,33 +97,38 @@ std::string_view rocpd_writer::kernel_extdata(const kernel_dispatch_record& r) {
 
 void rocpd_writer::write(record_span<kernel_dispatch_record> records) {
   if (!loading()) return;
-  for (const auto& r : records) {
-    see_thread(r.tid);
-    see_queue(r.queue_id);
-    see_stream(r.stream_id);
-    const int64_t event =
-        add_event(kernel_category_, r.corr.internal, r.corr.internal, r.corr.external);
-    if (keep_dispatch_events_) dispatch_events_.emplace(r.dispatch_id, event);
-    activity_row(inserts_->kernels, pid_, r.tid, r.start_ns, r.end_ns, event)
-        .u64(kernel_col::id, r.dispatch_id)
-        .i64(kernel_col::agent_id, agent_row(r.agent_id))
-        .u64(kernel_col::kernel_id, r.kernel_id)
-        .u64(kernel_col::dispatch_id, r.dispatch_id)
-        .u64(kernel_col::queue_id, r.queue_id)
-        .u64(kernel_col::stream_id, r.stream_id)
-        .i64(kernel_col::private_segment_size, r.private_segment_size)
-        .i64(kernel_col::group_segment_size, r.group_segment_size)
-        .i64(kernel_col::workgroup_size_x, r.workgroup_size.x)
-        .i64(kernel_col::workgroup_size_y, r.workgroup_size.y)
-        .i64(kernel_col::workgroup_size_z, r.workgroup_size.z)
-        .i64(kernel_col::grid_size_x, r.grid_size.x)
-        .i64(kernel_col::grid_size_y, r.grid_size.y)
-        .i64(kernel_col::grid_size_z, r.grid_size.z)
-        .i64(kernel_col::region_name_id, sid(r.region_name))
-        .text(kernel_col::extdata, kernel_extdata(r))
-        .end_row();
-  }
+  for (const auto& r : records)
+    write_dispatch(r);
   count_rows(records.size * 2);
+}
+
+// One rocpd_kernel_dispatch row and its event; the event is what the dispatch's pmc events
+// point at (the counters_collection view joins them through it).
+void rocpd_writer::write_dispatch(const kernel_dispatch_record& r) {
+  see_thread(r.tid);
+  see_queue(r.queue_id);
+  see_stream(r.stream_id);
+  const int64_t event =
+      add_event(kernel_category_, r.corr.internal, r.corr.internal, r.corr.external);
+  if (keep_dispatch_events_) dispatch_events_.emplace(r.dispatch_id, event);
+  activity_row(inserts_->kernels, pid_, r.tid, r.start_ns, r.end_ns, event)
+      .u64(kernel_col::id, r.dispatch_id)
+      .i64(kernel_col::agent_id, agent_row(r.agent_id))
+      .u64(kernel_col::kernel_id, r.kernel_id)
+      .u64(kernel_col::dispatch_id, r.dispatch_id)
+      .u64(kernel_col::queue_id, r.queue_id)
+      .u64(kernel_col::stream_id, r.stream_id)
+      .i64(kernel_col::private_segment_size, r.private_segment_size)
+      .i64(kernel_col::group_segment_size, r.group_segment_size)
+      .i64(kernel_col::workgroup_size_x, r.workgroup_size.x)
+      .i64(kernel_col::workgroup_size_y, r.workgroup_size.y)
+      .i64(kernel_col::workgroup_size_z, r.workgroup_size.z)
+      .i64(kernel_col::grid_size_x, r.grid_size.x)
+      .i64(kernel_col::grid_size_y, r.grid_size.y)
+      .i64(kernel_col::grid_size_z, r.grid_size.z)
+      .i64(kernel_col::region_name_id, sid(r.region_name))
+      .text(kernel_col::extdata, kernel_extdata(r))
+      .end_row();
 }
 
 void rocpd_writer::write(record_span<memory_copy_record> records) {

@@ -251,6 +251,11 @@ int64_t rocpd_writer::track_for(int64_t pid, int64_t tid, int64_t name_id) {
 std::string rocpd_writer::finish() {
   if (!defs_) return "rocpd writer finished before begin()";
   if (loading() && inserts_) {
+    // dispatch_events_ knows the kernel trace's dispatches only in counter runs.
+    for (const auto& d : counter_dispatches_) {
+      if (keep_dispatch_events_ && dispatch_events_.count(d.dispatch_id) == 0) write_dispatch(d);
+    }
+    count_rows(counter_dispatches_.size() * 2);
     for (const auto& c : pending_counters_) {
       int64_t event = 0;
       auto it = dispatch_events_.find(c.dispatch_id);

@@ -60,6 +60,12 @@ class rocpd_writer final : public trace::writer {
   void write(trace::record_span<trace::counter_value_record> records) override {
     pending_counters_.insert(pending_counters_.end(), records.begin(), records.end());
   }
+  // Without --kernel-trace the counted dispatches become the rocpd_kernel_dispatch rows, as in
+  // rocprofv3; with it, the kernel trace's rows stand (finish() writes the missing ones only).
+  void write(trace::record_span<trace::counter_dispatch_record> records) override {
+    for (const auto& r : records)
+      counter_dispatches_.push_back(r.dispatch);
+  }
   // Not stored, as in rocprofv3 7.0 (formats/rocpd/README.md).
   void write(trace::record_span<trace::device_counter_sample_record> r) override {
     ignore_records(r);
@@ -132,6 +138,7 @@ class rocpd_writer final : public trace::writer {
   void write_late_definitions();
   void write_threads();
   std::string_view kernel_extdata(const trace::kernel_dispatch_record& r);
+  void write_dispatch(const trace::kernel_dispatch_record& r);
   std::string_view json_member(std::string_view key, std::string_view value);
 
   trace::output_options options_;
@@ -171,6 +178,7 @@ class rocpd_writer final : public trace::writer {
   bool keep_dispatch_events_ = false;
   std::unordered_map<uint64_t, int64_t> dispatch_events_;
   std::vector<trace::counter_value_record> pending_counters_;
+  std::vector<trace::kernel_dispatch_record> counter_dispatches_;
   std::string scratch_text_;
 };
 

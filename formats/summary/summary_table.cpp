@@ -65,6 +65,23 @@ std::vector<stats_row> combine(const std::vector<stats_row>& rows) {
 
 }  // namespace
 
+void append_table_head(std::string& out, const std::string& title,
+                       const std::vector<std::pair<std::string, size_t>>& columns,
+                       const std::string& indent) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "\n{}ROCPROFV3 {}:\n\n", indent, title);
+  out += indent;
+  for (const auto& [text, width] : columns)
+    fmt::format_to(it, "| {:^{}} ", text, width);
+  out += "|\n";
+  out += indent;
+  for (const auto& col : columns) {
+    out += '|';
+    out.append(col.second + 2, '-');
+  }
+  out += "|\n";
+}
+
 std::string render_table(const std::string& title, const std::vector<stats_row>& rows,
                          trace::summary_unit unit, const std::string& indent) {
   size_t name_w = 40, domain_w = 12;
@@ -85,17 +102,7 @@ std::string render_table(const std::string& title, const std::vector<stats_row>&
 
   std::string out;
   auto it = std::back_inserter(out);
-  fmt::format_to(it, "\n{}ROCPROFV3 {}:\n\n", indent, title);
-  out += indent;
-  for (const auto& [text, width] : columns)
-    fmt::format_to(it, "| {:^{}} ", text, width);
-  out += "|\n";
-  out += indent;
-  for (const auto& col : columns) {
-    out += '|';
-    out.append(col.second + 2, '-');
-  }
-  out += "|\n";
+  append_table_head(out, title, columns, indent);
 
   uint64_t total = 0;
   for (const auto& r : rows)
@@ -122,7 +129,8 @@ std::string render_table(const std::string& title, const std::vector<stats_row>&
 }
 
 std::string render_summary(const trace_stats& stats, const trace::output_options& options,
-                           const std::string& indent, std::string* error) {
+                           const std::string& indent, std::string* error,
+                           const std::string& before_combined) {
   std::string out;
   if (options.summary_per_domain) {
     for (size_t d = 0; d < static_cast<size_t>(stats_domain::count); ++d) {
@@ -156,6 +164,7 @@ std::string render_summary(const trace_stats& stats, const trace::output_options
     if (!rows.empty())
       out += render_table(title + " SUMMARY", combine(rows), options.summary_units, indent);
   }
+  out += before_combined;
   if (options.summary) {
     auto rows = combine(stats.all_rows());
     if (!rows.empty()) out += render_table("SUMMARY", rows, options.summary_units, indent);

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <optional>
 
+#include "common/counter_stats.hpp"
 #include "common/output_file.hpp"
 #include "common/trace_stats.hpp"
+#include "summary/counter_table.hpp"
 #include "summary/summary_table.hpp"
 
 namespace rocprof::formats::summary {
@@ -25,15 +27,27 @@ class summary_writer final : public writer {
   explicit summary_writer(const output_options& options) : options_{options} {}
   using writer::write;
 
-  void begin(const trace_definitions& defs) override { stats_.emplace(defs, options_); }
+  void begin(const trace_definitions& defs) override {
+    stats_.emplace(defs, options_);
+    if (!defs.counters.empty()) counters_.emplace(defs, options_);
+  }
   void write(record_span<api_record> r) override { stats_->add(r); }
-  void write(record_span<kernel_dispatch_record> r) override { stats_->add(r); }
+  void write(record_span<kernel_dispatch_record> r) override {
+    stats_->add(r);
+    if (counters_) counters_->add(r);
+  }
   void write(record_span<memory_copy_record> r) override { stats_->add(r); }
   void write(record_span<memory_set_record> r) override { stats_->add(r); }
   void write(record_span<memory_allocation_record> r) override { stats_->add(r); }
   void write(record_span<scratch_memory_record> r) override { stats_->add(r); }
-  // Counter values and samples have no duration: rocprofv3's summary has no row for them.
-  void write(record_span<counter_value_record> r) override { ignore_records(r); }
+  // Counter values have no duration, so rocprofv3's tables have no row for them; they get a
+  // table of their own (counter_table.hpp).
+  void write(record_span<counter_value_record> r) override {
+    if (counters_) counters_->add(r);
+  }
+  void write(record_span<counter_dispatch_record> r) override {
+    if (counters_) counters_->add(r);
+  }
   void write(record_span<device_counter_sample_record> r) override { ignore_records(r); }
   void write(record_span<pc_sample_record> r) override { ignore_records(r); }
 
@@ -41,11 +55,16 @@ class summary_writer final : public writer {
     if (!stats_) return "summary writer finished before begin()";
     const bool wanted =
         options_.summary || options_.summary_per_domain || !options_.summary_groups.empty();
-    if (!wanted || stats_->empty()) return {};
+    const bool with_counters =
+        counters_ && !counters_->empty() && (options_.summary || options_.summary_per_domain);
+    if (!wanted || (stats_->empty() && !with_counters)) return {};
     const auto dest = lower(options_.summary_output);
     const bool to_stream = dest.empty() || dest == "stdout" || dest == "stderr";
     std::string error;
-    const auto text = render_summary(*stats_, options_, to_stream ? "    " : "", &error);
+    const std::string indent = to_stream ? "    " : "";
+    const std::string counter_table =
+        with_counters ? render_counter_table(counters_->rows(), indent) : std::string();
+    const auto text = render_summary(*stats_, options_, indent, &error, counter_table);
     if (to_stream) {
       std::FILE* stream = dest == "stdout" ? stdout : stderr;
       std::fwrite(text.data(), 1, text.size(), stream);
@@ -62,6 +81,7 @@ class summary_writer final : public writer {
  private:
   output_options options_;
   std::optional<trace_stats> stats_;
+  std::optional<counter_stats> counters_;  // when the run collected counters
 };
 
 }  // namespace

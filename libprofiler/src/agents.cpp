@@ -183,6 +183,16 @@ rocprofiler_agent_id_t register_gpu_agent(const rocprofiler_agent_v0_t* agent) {
   return a.agent.id;
 }
 
+const rocprofiler_agent_v0_t* find_agent(rocprofiler_agent_id_t id) {
+  agent_table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (!t.cpus_discovered) discover_cpus(t);
+  // Handles are 1-based positions in the table (register_gpu_agent, add_cpu).
+  if (id.handle == 0 || id.handle > t.agents.size()) return nullptr;
+  const owned_agent& a = t.agents[id.handle - 1];
+  return a.agent.id.handle == id.handle ? &a.agent : nullptr;
+}
+
 }  // namespace rocprof::core
 
 extern "C" ROCPROFILER_API rocprofiler_status_t rocprofiler_query_available_agents(

@@ -8,4 +8,7 @@ namespace rocprof::core {
 /// Deep-copies the agent (strings and arrays included) and returns its new handle.
 rocprofiler_agent_id_t register_gpu_agent(const rocprofiler_agent_v0_t* agent);
 
+/// The agent with this id (valid until process exit), or nullptr.
+const rocprofiler_agent_v0_t* find_agent(rocprofiler_agent_id_t id);
+
 }  // namespace rocprof::core

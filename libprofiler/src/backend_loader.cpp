@@ -187,6 +187,27 @@ const char* backend_for_callback_kind(rocprofiler_callback_tracing_kind_t kind) 
   return owner_name(backends(), backends().callback_owner, kind);
 }
 
+size_t load_counter_backends() {
+  registry& r = backends();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  scan_backend_directory(r);
+  size_t registered = 0;
+  for (backend* b : r.known) {
+    if (b->manifest == nullptr || b->manifest->counters == 0) continue;
+    if (register_backend(r, *b, false) == ROCPROFILER_STATUS_SUCCESS) ++registered;
+  }
+  return registered;
+}
+
+std::vector<rocprof_backend_t> counter_backends() {
+  registry& r = backends();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<rocprof_backend_t> out;
+  for (backend* b : r.registered)
+    if (b->api.list_counters != nullptr) out.push_back(b->api);
+  return out;
+}
+
 std::vector<discovered_backend> discover_backend_agents(const std::string& directory) {
   std::vector<discovered_backend> found;
   registry& r = backends();

@@ -20,6 +20,12 @@ rocprofiler_status_t load_backend(const char* name);
 const char* backend_for_buffer_kind(rocprofiler_buffer_tracing_kind_t kind);
 const char* backend_for_callback_kind(rocprofiler_callback_tracing_kind_t kind);
 
+/// Registers every backend whose manifest says it serves counters (reading the manifests of
+/// the backend directory first, once). Returns how many such backends are registered.
+size_t load_counter_backends();
+/// The ABI tables of the registered backends that list counters (list_counters set).
+std::vector<rocprof_backend_t> counter_backends();
+
 /// What rocprof_backend_discover_agents reports of one backend file.
 struct discovered_backend {
   std::string name, path;

@@ -90,16 +90,20 @@ void anchor() {}
 
 }  // namespace
 
+std::string core_library_directory() {
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void*>(&anchor), &self) == 0 || self.dli_fname == nullptr) return {};
+  const std::string path(self.dli_fname);
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
 std::string backend_directory() {
   if (const char* dir = std::getenv(ROCPROF_BACKEND_DIR_ENV); dir != nullptr && dir[0] != '\0')
     return dir;
-  Dl_info self{};
-  if (dladdr(reinterpret_cast<void*>(&anchor), &self) == 0 || self.dli_fname == nullptr)
-    return ROCPROF_BACKEND_SUBDIR;
-  const std::string path(self.dli_fname);
-  const size_t slash = path.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) +
-         "/" ROCPROF_BACKEND_SUBDIR;
+  const std::string library_dir = core_library_directory();
+  if (library_dir.empty()) return ROCPROF_BACKEND_SUBDIR;
+  return library_dir + "/" ROCPROF_BACKEND_SUBDIR;
 }
 
 std::string backend_path(const std::string& directory, const std::string& name) {

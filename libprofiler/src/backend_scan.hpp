@@ -14,6 +14,9 @@ struct backend_file {
   std::string path;
 };
 
+/// The directory of librocprofiler-sdk.so ("" when unknown).
+std::string core_library_directory();
+
 /// $ROCPROF_BACKEND_DIR, else the rocprofiler-sdk directory next to this library.
 std::string backend_directory();
 

@@ -8,6 +8,7 @@
 #include "clock.hpp"
 #include "code_objects.hpp"
 #include "context.hpp"
+#include "counters/dispatch_counting.hpp"
 #include "dispatch.hpp"
 
 namespace rocprof::core {
@@ -144,6 +145,9 @@ const rocprof_core_services_t k_services = {
     report_code_object,
     svc_report_dropped,
     warn_once,
+    counters::counting_active,
+    counters::counting_dispatch_begin,
+    counters::counting_dispatch_end,
 };
 
 }  // namespace

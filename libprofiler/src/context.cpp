@@ -5,6 +5,7 @@
 #include "backend_loader.hpp"
 #include "buffer.hpp"
 #include "code_objects.hpp"
+#include "counters/dispatch_counting.hpp"
 #include "guarded.hpp"
 #include "registration.hpp"
 
@@ -46,6 +47,7 @@ void contexts_changed() {
     g_buffer_kinds[w].store(kinds.buffer_kinds[w], std::memory_order_relaxed);
     g_callback_kinds[w].store(kinds.callback_kinds[w], std::memory_order_relaxed);
   }
+  counters::refresh_counting_context();
   dispatch_changed();
   notify_backends(kinds);
 }
@@ -98,7 +100,15 @@ rocprofiler_start_context(rocprofiler_context_id_t context_id) {
     if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
     if (!ctx->valid.load()) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
     if (finalizing()) return ROCPROFILER_STATUS_ERROR_FINALIZED;
-    if (!ctx->active.exchange(true)) {
+    bool started = false;
+    {
+      std::lock_guard<std::recursive_mutex> lock(config_mutex());
+      // Only one context may count dispatches at a time (as rocprofiler-sdk).
+      if (!ctx->active.load() && counters::counting_conflict(*ctx))
+        return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
+      started = !ctx->active.exchange(true);
+    }
+    if (started) {
       contexts_changed();
       replay_code_objects(ctx);
     }

@@ -177,6 +177,8 @@ std::string settings_to_json(const config::tool_settings& s) {
   j["output_format"] = s.output_formats;
   j["stats"] = s.stats;
   j["agent_index"] = s.agent_index;
+  j["counter_groups"] = s.counter_groups;
+  j["kernel_replay"] = s.kernel_replay;
   return j.dump();
 }
 

@@ -232,21 +232,13 @@ void convert_marker(tool_state& tool, string_cache& cache, int64_t pid,
 void convert_dispatch(tool_state& tool, string_cache& cache,
                       const rocprofiler_buffer_tracing_kernel_dispatch_record_t& in, batch& out) {
   trace::kernel_dispatch_record rec;
-  const auto& info = in.dispatch_info;
-  rec.dispatch_id = info.dispatch_id;
-  rec.kernel_id = info.kernel_id;
-  rec.agent_id = info.agent_id.handle;
-  rec.queue_id = info.queue_id.handle;
+  fill_dispatch_info(rec, in.dispatch_info);
   rec.stream_id = in.stream_id.handle;
   rec.corr = correlation_of(in.correlation_id);
   rec.region_name = region_of(tool, cache, rec.corr);
   rec.tid = static_cast<int64_t>(in.thread_id);
   rec.start_ns = in.start_timestamp;
   rec.end_ns = in.end_timestamp;
-  rec.private_segment_size = info.private_segment_size;
-  rec.group_segment_size = info.group_segment_size;
-  rec.workgroup_size = {info.workgroup_size.x, info.workgroup_size.y, info.workgroup_size.z};
-  rec.grid_size = {info.grid_size.x, info.grid_size.y, info.grid_size.z};
   rec.graph_id = in.graph_id;
   rec.graph_node_id = in.graph_node_id;
   rec.cluster_size = {in.cluster_size.x, in.cluster_size.y, in.cluster_size.z};
@@ -387,6 +379,22 @@ const T& payload_as(const rocprofiler_record_header_t* header) {
 }
 
 }  // namespace
+
+void fill_dispatch_info(trace::kernel_dispatch_record& out,
+                        const rocprofiler_kernel_dispatch_info_t& info) {
+  out.dispatch_id = info.dispatch_id;
+  out.kernel_id = info.kernel_id;
+  out.agent_id = info.agent_id.handle;
+  out.queue_id = info.queue_id.handle;
+  out.private_segment_size = info.private_segment_size;
+  out.group_segment_size = info.group_segment_size;
+  out.workgroup_size = {info.workgroup_size.x, info.workgroup_size.y, info.workgroup_size.z};
+  out.grid_size = {info.grid_size.x, info.grid_size.y, info.grid_size.z};
+}
+
+trace::string_id kernel_region(tool_state& tool, trace::correlation& corr) {
+  return region_of(tool, thread_cache(tool), corr);
+}
 
 void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, size_t count,
                      uint64_t drop_count) {

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <thread>
 
+#include "counter_collection.hpp"
 #include "record_convert.hpp"
 #include "rocprof/common/gpu_uuid.hpp"
 #include "rocprof/config/schema.hpp"
@@ -111,6 +112,18 @@ void trace_domains(tool_state& tool) {
   }
 }
 
+// The main context and the counter context start and stop together (pause/resume,
+// --selected-regions, --collection-period), as rocprofv3's counters honour them.
+void set_collecting(tool_state& tool, bool on) {
+  if (on) {
+    rocprofiler_start_context(tool.main_context);
+    start_counting(tool);
+  } else {
+    rocprofiler_stop_context(tool.main_context);
+    stop_counting(tool);
+  }
+}
+
 void on_control(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*,
                 void* data) {
   auto& tool = *static_cast<tool_state*>(data);
@@ -129,10 +142,10 @@ void on_control(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
   // marker work is counted inside the collected region.
   if (record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause &&
       record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
-    rocprofiler_stop_context(tool.main_context);
+    set_collecting(tool, false);
   else if (record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerResume &&
            record.phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
-    rocprofiler_start_context(tool.main_context);
+    set_collecting(tool, true);
 }
 
 void on_rename(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void* data) {
@@ -187,6 +200,7 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
       name.resize(name.size() - 3);
     info.mangled_name = name;
     formats::format_symbol_names(info, tool.settings.demangle, tool.settings.truncate);
+    note_kernel_symbol(tool, info.kernel_id, info.display_name);
     info.kernel_object = in->kernel_object;
     info.kernarg_segment_size = in->kernarg_segment_size;
     info.kernarg_segment_alignment = in->kernarg_segment_alignment;
@@ -219,12 +233,12 @@ void run_collection_periods(tool_state* tool) {
         return;
       }
       window.start_begin = timestamp();
-      rocprofiler_start_context(tool->main_context);
+      set_collecting(*tool, true);
       window.start_end = timestamp();
       tool->periods.record(index, window);
       std::this_thread::sleep_for(std::chrono::nanoseconds(period.duration_ns));
       window.stop_begin = timestamp();
-      rocprofiler_stop_context(tool->main_context);
+      set_collecting(*tool, false);
       window.stop_end = timestamp();
       tool->periods.record(index, window);
     }
@@ -255,6 +269,8 @@ int configure_services(tool_state& tool) {
                                                         nullptr, 0, on_code_object, &tool));
 
   trace_domains(tool);
+  // Before the code-object context starts: the kernel filters see every symbol.
+  configure_counter_collection(tool);
 
   if (s.kernel_rename) {
     report("rocprofiler_create_context", rocprofiler_create_context(&tool.rename_context));
@@ -270,7 +286,10 @@ int configure_services(tool_state& tool) {
   rocprofiler_start_context(tool.control_context);
   rocprofiler_start_context(tool.code_object_context);
   const bool deferred = s.selected_regions || !s.collection_periods.empty();
-  if (!deferred) report("rocprofiler_start_context", rocprofiler_start_context(tool.main_context));
+  if (!deferred) {
+    report("rocprofiler_start_context", rocprofiler_start_context(tool.main_context));
+    start_counting(tool);
+  }
   if (!s.collection_periods.empty()) {
     try {
       std::thread(run_collection_periods, &tool).detach();

@@ -17,6 +17,8 @@
 
 namespace rocprof::tool {
 
+struct counter_state;  // counter_collection.cpp
+
 struct tool_state {
   config::tool_settings settings;
   // Pointers, so that a forked child can abandon the parent's (see reset_after_fork).
@@ -28,6 +30,8 @@ struct tool_state {
   rocprofiler_context_id_t code_object_context{};  // code objects and kernel symbols
   rocprofiler_context_id_t rename_context{};       // --kernel-rename range tracking
   std::vector<rocprofiler_buffer_id_t> buffers;
+  // Counter collection's state (its context, selection rules, configs); never freed.
+  counter_state* counters = nullptr;
 
   // Set once the outputs are written: later deliveries are ignored (the process is ending).
   std::atomic<bool> finished{false};

@@ -82,4 +82,66 @@ gpu_agent_list query_gpu_agents(const std::string& core_library,
   return list;
 }
 
+namespace {
+
+using listing_fn = const char* (*)(const char*, int);
+using passes_fn = uint64_t (*)(const char*, const char* const*, uint64_t, char*, uint64_t);
+
+class plugin_counters final : public counter_backend {
+ public:
+  plugin_counters(listing_fn listing, passes_fn passes) : listing_(listing), passes_(passes) {}
+
+  native_listing list(const std::string& chip) override {
+    const char* text = listing_(chip.c_str(), 0);  // 0: the range profiler (per-kernel values)
+    return parse_native_listing(text != nullptr ? text : "");
+  }
+
+  size_t count_passes(const std::string& chip, const std::vector<std::string>& names,
+                      std::string& why) override {
+    std::vector<const char*> pointers;
+    for (const auto& name : names)
+      pointers.push_back(name.c_str());
+    char error[1024] = {};
+    const uint64_t passes =
+        passes_(chip.c_str(), pointers.data(), pointers.size(), error, sizeof(error));
+    if (passes == 0) why = error[0] != 0 ? error : "refused without a reason";
+    return static_cast<size_t>(passes);
+  }
+
+ private:
+  listing_fn listing_;
+  passes_fn passes_;
+};
+
+}  // namespace
+
+std::unique_ptr<counter_backend> open_backend_counters(const config::backend_spec& backend,
+                                                       const std::string& plugin_path,
+                                                       std::string& why) {
+  const std::string label(backend.label);
+  if (backend.counter_listing_entry.empty() || backend.pass_count_entry.empty()) {
+    why = "the " + label + " backend offers no counters";
+    return nullptr;
+  }
+  if (!is_file(plugin_path)) {
+    why = "the " + label + " backend is not part of this build (" + plugin_path + " not found)";
+    return nullptr;
+  }
+  void* plugin = dlopen(plugin_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (plugin == nullptr) {
+    const char* error = dlerror();
+    why = "cannot load the " + label + " backend: " + (error != nullptr ? error : plugin_path);
+    return nullptr;
+  }
+  auto listing = reinterpret_cast<listing_fn>(
+      dlsym(plugin, std::string(backend.counter_listing_entry).c_str()));
+  auto passes =
+      reinterpret_cast<passes_fn>(dlsym(plugin, std::string(backend.pass_count_entry).c_str()));
+  if (listing == nullptr || passes == nullptr) {
+    why = "the " + label + " backend at " + plugin_path + " cannot list counters";
+    return nullptr;
+  }
+  return std::make_unique<plugin_counters>(listing, passes);
+}
+
 }  // namespace rocprof::cli

@@ -1,8 +1,8 @@
 #include "environment.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <cmath>
 
+#include "counter_check.hpp"
 #include "passes.hpp"
 #include "rocprof/config/collection_period.hpp"
 #include "rocprof/config/domains.hpp"
@@ -73,14 +73,6 @@ void check_tool_accepts(const environment& base, const environment& changes) {
         error.substr(spec.env.size()));
   }
   throw usage_error(error);
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw usage_error("argument -E/--extra-counters: cannot read '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The generic forms of the schema; custom rows are handled by name below.
@@ -156,7 +148,8 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
       env[name] = *level;
     }
   }
-  if (auto path = config.text("extra_counters")) env[env_name("extra_counters")] = read_file(*path);
+  if (auto path = config.text("extra_counters"))
+    env[env_name("extra_counters")] = read_extra_counters(*path);
   if (config.has("pmc")) {
     env[env_name("counter_collection")] = "1";
     env[env_name("pmc")] = "pmc: " + config::join(config.list("pmc"), " ");
@@ -167,6 +160,9 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
     for (const auto& group : config.list("pmc_groups"))
       lines.push_back("pmc: " + group);
     env[env_name("pmc_groups")] = config::join(lines, "\n");
+  }
+  if (config.text("replay_mode") == std::optional<std::string>("kernel")) {
+    env[env_name("replay_mode")] = "1";  // ROCPROF_KERNEL_REPLAY
   }
   if (auto output = config.text("summary_output_file")) {
     const std::string lower = config::to_lower(*output);

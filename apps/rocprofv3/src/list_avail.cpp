@@ -62,16 +62,17 @@ std::string joined(const std::vector<std::string>& reasons) {
   return text;
 }
 
-void print_gpu_agents(std::ostream& out, const std::string& backend_directory) {
-  const gpu_agent_list list = query_gpu_agents(core_library(), backend_directory);
+std::vector<rocprofiler_agent_v0_t> print_gpu_agents(std::ostream& out,
+                                                     const std::string& backend_directory) {
+  gpu_agent_list list = query_gpu_agents(core_library(), backend_directory);
   if (list.gpus.empty()) {
     out << "GPU agents: none found (" << joined(list.why_none) << ")\n";
-    return;
+    return {};
   }
   out << "GPU agents:\n";
   for (const rocprofiler_agent_v0_t& agent : list.gpus)
     print_gpu_agent(out, agent);
-  out << "  Hardware counters (--pmc): not collected by this build's CUDA backend.\n";
+  return std::move(list.gpus);
 }
 
 }  // namespace
@@ -93,9 +94,10 @@ void print_gpu_agent(std::ostream& out, const rocprofiler_agent_v0_t& a) {
 }
 
 void print_list_avail(std::ostream& out, const std::string& cpuinfo_path,
-                      const std::string& backend_directory) {
+                      const std::string& backend_directory, const counter_printer& counters) {
   print_cpu_agents(out, cpuinfo_path);
-  print_gpu_agents(out, backend_directory);
+  const auto gpus = print_gpu_agents(out, backend_directory);
+  if (counters) counters(out, gpus);
 }
 
 }  // namespace rocprof::cli

@@ -1,11 +1,13 @@
 #include "passes.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "input_file.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
 #include "value_checks.hpp"
+#include "rocprof/config/values.hpp"
 
 namespace rocprof::cli {
 namespace {
@@ -88,12 +90,38 @@ void validate_pass(const job& config, const std::string& label,
                       "--att-activity cannot be combined with --att-perfcounters or "
                       "--att-perfcounter-ctrl");
   }
+  if (config.has("replay_mode")) {
+    if (!config.has("pmc") && !config.has("pmc_groups")) {
+      throw usage_error(prefix +
+                        "--replay-mode needs counters (--pmc, or pmc / pmc_groups in "
+                        "an input file)");
+    }
+    if (config.has("pc_sampling_method") || config.has("pc_sampling_unit")) {
+      throw usage_error(prefix + "--replay-mode cannot be combined with PC sampling");
+    }
+  }
 }
 
 std::vector<pass> build_passes(const command_line& line) {
   job cli = line.options;
-  if (line.pmc_passes.size() == 1) cli.values["pmc"] = line.pmc_passes.front();
-  const bool pmc_passes = line.pmc_passes.size() > 1;
+  std::vector<std::vector<std::string>> groups = line.pmc_passes;
+  // With --replay-mode kernel every --pmc group is collected in the same run (each counted
+  // kernel is replayed as often as the groups need): the groups become one, as rocprofv3's newer
+  // driver folds them into one run; an input file's jobs stay runs of their own.
+  const bool folded =
+      cli.text("replay_mode") == std::optional<std::string>("kernel") && groups.size() > 1;
+  if (folded) {
+    std::vector<std::string> all;
+    for (const auto& group : groups)
+      for (const auto& name : group)
+        if (std::find(all.begin(), all.end(), name) == all.end()) all.push_back(name);
+    groups = {all};
+  }
+  const bool has_input = cli.has("input");
+  // A single --pmc merges into the input file's jobs like any option; several flags (or the
+  // folded groups beside an input file) are passes of their own.
+  const bool own_passes = line.pmc_passes.size() > 1 && (!folded || has_input);
+  if (!own_passes && groups.size() == 1) cli.values["pmc"] = groups.front();
 
   std::vector<pass> passes;
   if (auto input = cli.text("input")) {
@@ -102,9 +130,9 @@ std::vector<pass> build_passes(const command_line& line) {
       passes.push_back({merge_job(cli, file_job), file.sub_directory});
     }
   }
-  if (pmc_passes) {
+  if (own_passes) {
     // Each --pmc flag is one more pass, after the input file's passes.
-    for (const auto& counters : line.pmc_passes) {
+    for (const auto& counters : groups) {
       job config = cli;
       config.values["pmc"] = counters;
       passes.push_back({config, "pass_"});

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "command_line.hpp"
+#include "counter_setup.hpp"
 #include "environment.hpp"
 #include "launcher.hpp"
 #include "list_avail.hpp"
@@ -82,21 +83,25 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
       print_version(out);
       return 0;
     }
-    const std::vector<pass> passes = build_passes(line);
+    std::vector<pass> passes = build_passes(line);
     const job& cli = line.options;
     const bool echo = cli.flag("echo");
+    const environment base = current_environment();
     if (cli.flag("list_avail")) {
       // --rocm-root moves the libraries, the backends among them, as it does for a run.
       const std::string rocm_root = cli.text("rocm_root").value_or("");
+      const tool_paths listing_paths = find_tool_paths(rocm_root);
       print_list_avail(out, "/proc/cpuinfo",
-                       rocm_root.empty() ? "" : find_tool_paths(rocm_root).backend_directory());
+                       rocm_root.empty() ? "" : listing_paths.backend_directory(),
+                       [&](std::ostream& stream, const std::vector<rocprofiler_agent_v0_t>& gpus) {
+                         print_available_counters(stream, gpus, cli, listing_paths, base);
+                       });
       if (line.app.empty()) return 0;
     }
     if (line.app.empty() && !echo) {
       throw usage_error("no application provided: usage is rocprofv3 [options] -- <application>");
     }
 
-    const environment base = current_environment();
     const mpi_selection mpi = select_mpi_rank(cli, base);
     if (!mpi.profiled && !echo) return launch(line.app, base).exit_status;  // unselected rank
     const tool_paths paths = find_tool_paths(cli.text("rocm_root").value_or(""));
@@ -108,6 +113,11 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
     // Everything that can fail is resolved for every pass before the first one starts.
     std::vector<prepared_pass> prepared;
     std::set<std::string> warnings;
+    if (passes_collect_counters(passes) && counter_check_enabled(base)) {
+      auto checked = check_run_counters(std::move(passes), cli, paths, base);
+      passes = std::move(checked.passes);
+      warnings.insert(checked.warnings.begin(), checked.warnings.end());
+    }
     std::vector<std::string> amd_only;
     for (const auto& current : passes) {
       if (!collects_something(current.config)) {

@@ -25,7 +25,9 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
     {"log_level",
      "`env` prints the variables the CLI sets, `config` the resolved options (stderr); the other "
      "levels go to `ROCPROF_LOG_LEVEL`, `ROCPROFILER_LOG_LEVEL` and `ROCTX_LOG_LEVEL`."},
-    {"extra_counters", "The CLI reads the file and passes its contents."},
+    {"extra_counters",
+     "The CLI checks the file (errors name the file, line, counter and position) and passes "
+     "its contents."},
     {"runtime_trace", "Expanded by the CLI (set-only-if-unset), see below."},
     {"sys_trace", "Expanded by the CLI (set-only-if-unset), see below."},
     {"hip_trace", "Expands to the HIP runtime and compiler options (no AMD backend here)."},
@@ -38,16 +40,27 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
      "Sets `KOKKOS_TOOLS_LIBS` and `KOKKOS_PROFILE_LIBRARY` to the Kokkos connector; implies "
      "`--marker-trace` and `--kernel-rename`."},
     {"pmc",
-     "`ROCPROF_COUNTER_COLLECTION=1` and `ROCPROF_COUNTERS=\"pmc: A B\"`; each further `--pmc` "
-     "flag is one more pass (`pass_N`)."},
-    {"pmc_groups", "One `pmc: ...` line per group; an error together with `--pmc`."},
+     "Checked before launch (see above); `ROCPROF_COUNTER_COLLECTION=1` and "
+     "`ROCPROF_COUNTERS=\"pmc: A B\"`; each further `--pmc` flag is one more pass (`pass_N`), "
+     "or part of the same run with `--replay-mode kernel`. `.` belongs to names."},
+    {"pmc_groups",
+     "One `pmc: ...` line per group; an error together with `--pmc`; each group must fit one "
+     "pass unless `--replay-mode kernel`."},
+    {"replay_mode",
+     "`kernel`: one run, CUPTI kernel replay (`ROCPROF_KERNEL_REPLAY=1`); `application`: the "
+     "CLI splits groups into one-pass groups, one run each."},
+    {"kernel_replay_beta_enabled", "Accepted and ignored."},
+    {"counter_chip", "Used by the CLI's counter checks and `--list-avail`."},
+    {"kernel_iteration_range",
+     "Checked by the CLI (`[1-` is an error), joined with `, `; per kernel, 1-based."},
     {"collection_period",
      "Converted by the CLI to nanoseconds with `--collection-period-unit`, joined with `;`."},
     {"collection_period_unit", "Used by the CLI to convert `--collection-period`."},
     {"list_avail",
      "Prints the CPU agents of /proc/cpuinfo and the GPU agents the profiler core lists after "
      "loading its backends (those under `--rocm-root` when given), or one line saying why "
-     "none; no counters yet."},
+     "none; then each GPU's counters (or `--counter-chip`'s); with `-o`/`-d` also "
+     "`<prefix>_basic_metrics.csv` and `<prefix>_derived_metrics.csv`."},
     {"preload", "Put first in `LD_PRELOAD`, before the existing value and the tool library."},
     {"rocm_root", "Where the CLI looks for `lib/rocprofiler-sdk/librocprofiler-sdk-tool.so`."},
     {"sdk_soversion", "Accepted and ignored (no versioned SDK library to resolve)."},

@@ -1,5 +1,7 @@
 #include "abi_sink.hpp"
 
+#include "counters/counter_sets.hpp"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -234,6 +236,20 @@ void abi_sink::emit(const allocation_event& e) {
   core_->emit_buffer_record(ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION, &r, 0);
 }
 
+uint64_t abi_sink::counting_begin(rocprof_counted_dispatch_t& d,
+                                  const rocprofiler_kernel_dispatch_info_t& info,
+                                  uint64_t correlation_id, uint64_t external_id) {
+  rocprofiler_async_correlation_id_t corr{};
+  corr.internal = correlation_id;
+  corr.external.value = external_id;
+  return core_->counting_dispatch_begin(&d, &info, corr);
+}
+
+void abi_sink::counting_end(const rocprof_counted_dispatch_t& d, const double* values,
+                            uint64_t count, uint64_t start_ns, uint64_t end_ns) {
+  core_->counting_dispatch_end(&d, values, count, start_ns, end_ns);
+}
+
 uint64_t abi_sink::register_gpu(const gpu_agent& a) {
   rocprofiler_agent_v0_t g{};
   g.size = sizeof(g);
@@ -265,7 +281,9 @@ uint64_t abi_sink::register_gpu(const gpu_agent& a) {
   g.runtime_visibility.cuda = 1;
   for (int i = 0; i < 16; ++i)
     g.uuid.bytes[i] = a.uuid_bytes[i];
-  return core_->register_agent(&g).handle;
+  const uint64_t id = core_->register_agent(&g).handle;
+  if (id != 0) plugin_counter_sets().add_agent(id, a);  // its counters, when asked for
+  return id;
 }
 
 uint64_t abi_sink::cpu_agent_id() {

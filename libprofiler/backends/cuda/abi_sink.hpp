@@ -34,6 +34,13 @@ class abi_sink final : public backend_sink {
   void code_object_loaded(const code_object_event& e) override;
   void kernel_symbol(const kernel_symbol_event& e) override;
   void dropped(uint64_t count) override;
+  bool counting_requested() override { return kinds_.counters != 0; }
+  bool counting_active() override { return core_->counting_active() != 0; }
+  uint64_t counting_begin(rocprof_counted_dispatch_t& d,
+                          const rocprofiler_kernel_dispatch_info_t& info, uint64_t correlation_id,
+                          uint64_t external_id) override;
+  void counting_end(const rocprof_counted_dispatch_t& d, const double* values, uint64_t count,
+                    uint64_t start_ns, uint64_t end_ns) override;
 
  private:
   bool buffer_kind(uint32_t kind) const;

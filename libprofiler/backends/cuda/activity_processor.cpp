@@ -25,12 +25,23 @@ correlation_entry activity_processor::resolve(uint32_t cupti_id) {
   return e;
 }
 
-uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
-  const std::string key = k.name != nullptr ? k.name : "";
-  auto it = kernel_ids_.find(key);
+uint64_t activity_processor::kernel_id_locked(const std::string& name) {
+  auto it = kernel_ids_.find(name);
   if (it != kernel_ids_.end()) return it->second;
   const uint64_t id = kernel_ids_.size() + 1;
-  kernel_ids_.emplace(key, id);
+  kernel_ids_.emplace(name, id);
+  return id;
+}
+
+uint64_t activity_processor::kernel_id_for_name(const std::string& name) {
+  std::lock_guard<std::mutex> lock{mutex_};
+  return kernel_id_locked(name);
+}
+
+uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
+  const std::string key = k.name != nullptr ? k.name : "";
+  const uint64_t id = kernel_id_locked(key);
+  if (!symbols_reported_.insert(key).second) return id;
   kernel_symbol_event s;
   s.kernel_id = id;
   s.mangled_name = key.c_str();
@@ -51,6 +62,28 @@ void activity_processor::add_module_functions(uint64_t code_object_id,
     code_object_of_[name] = code_object_id;
 }
 
+uint64_t activity_processor::dispatch_id_of(const CUpti_ActivityKernel10& k, const kernel_event& e,
+                                            uint64_t launch_dispatch_id) {
+  if (graphs_ != nullptr && k.graphId != 0) {
+    const uint32_t grid[3] = {e.grid.x, e.grid.y, e.grid.z};
+    const uint32_t block[3] = {e.workgroup.x, e.workgroup.y, e.workgroup.z};
+    std::vector<finished_dispatch> ready;
+    const uint64_t id = graphs_->kernel_record(k.correlationId, e.kernel_id, grid, block,
+                                               e.start_ns, e.end_ns, ready);
+    deliver(ready);
+    if (id != 0) return id;
+  }
+  if (launch_dispatch_id != 0) return launch_dispatch_id;
+  return next_dispatch_id();
+}
+
+void activity_processor::deliver(std::vector<finished_dispatch>& ready) {
+  for (const finished_dispatch& f : ready)
+    sink_.counting_end(f.counted, f.values.empty() ? nullptr : f.values.data(), f.values.size(),
+                       f.start_ns, f.end_ns);
+  ready.clear();
+}
+
 void activity_processor::process_buffer(cupti_api& api, uint8_t* buffer, size_t valid_size) {
   CUpti_Activity* record = nullptr;
   while (api.next_record(buffer, valid_size, &record) == CUPTI_SUCCESS && record != nullptr) {
@@ -65,10 +98,13 @@ void activity_processor::process(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
       kernel_event e = translate(k);
-      attach_launch(e, k.correlationId);
+      const correlation_entry c = resolve(k.correlationId);
+      e.correlation_id = c.correlation_id;
+      e.external_id = c.external_id;
+      e.tid = c.tid;
       e.agent_id = agent_of(k.deviceId);
       e.kernel_id = kernel_id_of(k);
-      e.dispatch_id = next_dispatch_.fetch_add(1, std::memory_order_relaxed);
+      e.dispatch_id = dispatch_id_of(k, e, c.dispatch_id);
       ++counts_.kernels;
       sink_.emit(e);
       break;
@@ -77,6 +113,11 @@ void activity_processor::process(const CUpti_Activity& record) {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
       memcpy_event e = translate(m);
       attach_launch(e, m.correlationId);
+      if (graphs_ != nullptr && m.graphId != 0 && e.direction == copy_direction::device_to_device) {
+        std::vector<finished_dispatch> ready;
+        graphs_->copy_record(m.correlationId, e.start_ns, ready);  // a copy node's range
+        deliver(ready);
+      }
       const uint64_t dev = agent_of(m.deviceId), host = sink_.cpu_agent_id();
       const bool src_host = e.direction == copy_direction::host_to_device ||
                             e.direction == copy_direction::host_to_host;

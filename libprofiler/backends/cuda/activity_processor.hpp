@@ -11,10 +11,12 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backend_sink.hpp"
 #include "correlation_map.hpp"
+#include "counters/graph_counting.hpp"
 #include "cupti_api.hpp"
 
 namespace rocprof::cuda {
@@ -43,6 +45,16 @@ class activity_processor {
   activity_counts counts() const;
   uint64_t agent_of_device(uint32_t device) const;
 
+  // Dispatch ids are 1..N per process. While counting, launches take theirs at launch time
+  // (the counting service names the dispatch before it runs) and records keep them.
+  uint64_t next_dispatch_id() { return next_dispatch_.fetch_add(1, std::memory_order_relaxed); }
+  // The kernel id of a kernel name, given on first sight; its kernel symbol is reported when
+  // the first record of it arrives (with the record's resources).
+  uint64_t kernel_id_for_name(const std::string& name);
+  // Counted graph launches: their kernel records take the ids given at launch, and their
+  // kernel and device-to-device copy records tell which range is whose.
+  void set_graph_counting(graph_counting* graphs) { graphs_ = graphs; }
+
  private:
   uint64_t agent_of(uint32_t device) const;
   // The core id for a CUPTI id; assigns (and remembers) a fresh one when no callback saw it.
@@ -56,12 +68,18 @@ class activity_processor {
     e.tid = c.tid;
   }
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
+  uint64_t kernel_id_locked(const std::string& name);
+  uint64_t dispatch_id_of(const CUpti_ActivityKernel10& k, const kernel_event& e,
+                          uint64_t launch_dispatch_id);
+  void deliver(std::vector<finished_dispatch>& ready);
 
   backend_sink& sink_;
   correlation_map& correlations_;
   std::vector<uint64_t> device_agents_;
   std::atomic<uint64_t> next_dispatch_{1};
   std::unordered_map<std::string, uint64_t> kernel_ids_;
+  std::unordered_set<std::string> symbols_reported_;
+  graph_counting* graphs_ = nullptr;
   std::unordered_map<std::string, uint64_t> code_object_of_;  // function name -> code object
   mutable std::mutex mutex_;
   activity_counts counts_;

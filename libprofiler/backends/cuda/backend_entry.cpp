@@ -9,9 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "abi_sink.hpp"
 #include "agent_listing.hpp"
+#include "counters/counter_sets.hpp"
 #include "device_info.hpp"
 #include "plugin_state.hpp"
 #include "rocprof/common/c_boundary.hpp"
@@ -161,6 +163,42 @@ uint64_t backend_discover_agents(void*, const char** why) {
                                 [&] { return discover_agents(why); });
 }
 
+// Counters (ABI 3). The why-texts live until the calling thread's next call.
+thread_local std::string t_why;
+
+rocprofiler_status_t list_counters(void*, rocprofiler_agent_id_t agent, const char** architecture,
+                                   rocprof_backend_counter_cb_t cb, void* user) {
+  return guarded_status("cuda backend list_counters", [&] {
+    ensure_counter_apis();
+    return plugin_counter_sets().list(agent.handle, architecture, cb, user);
+  });
+}
+
+rocprofiler_status_t describe_counter(void*, rocprofiler_agent_id_t agent, const char* name,
+                                      rocprof_backend_counter_cb_t cb, void* user,
+                                      const char** why) {
+  return guarded_status("cuda backend describe_counter", [&] {
+    ensure_counter_apis();
+    const rocprofiler_status_t st =
+        plugin_counter_sets().describe(agent.handle, name, cb, user, t_why);
+    *why = t_why.c_str();
+    return st;
+  });
+}
+
+rocprofiler_status_t create_counter_set(void*, rocprofiler_agent_id_t agent,
+                                        const char* const* names, uint64_t count, uint64_t* set,
+                                        uint64_t* passes, const char** why) {
+  return guarded_status("cuda backend create_counter_set", [&] {
+    ensure_counter_apis();
+    const std::vector<std::string> metrics(names, names + count);
+    const rocprofiler_status_t st =
+        plugin_counter_sets().create(agent.handle, metrics, *set, *passes, t_why);
+    *why = t_why.c_str();
+    return st;
+  });
+}
+
 rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocprof_backend_t* out) {
   if (core == nullptr || out == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   if (core->abi_version != ROCPROF_BACKEND_ABI_VERSION)
@@ -178,6 +216,9 @@ rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocpr
   out->operation_name = &backend_operation_name;
   out->operation_count = &backend_operation_count;
   out->discover_agents = &backend_discover_agents;
+  out->list_counters = &list_counters;
+  out->describe_counter = &describe_counter;
+  out->create_counter_set = &create_counter_set;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

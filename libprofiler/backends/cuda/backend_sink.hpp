@@ -6,6 +6,8 @@
 // buffer thread, in resource callbacks, or at start and exit.
 #pragma once
 
+#include <rocprofiler-sdk/backend/backend_abi.h>
+
 #include <cstdint>
 
 #include "cuda_events.hpp"
@@ -50,6 +52,19 @@ class backend_sink {
   virtual void code_object_loaded(const code_object_event& e) = 0;
   virtual void kernel_symbol(const kernel_symbol_event& e) = 0;
   virtual void dropped(uint64_t count) = 0;
+
+  // Dispatch counting (the core's ABI 3 services; counters/launch_counting.hpp). Defaults: no
+  // counting. counting_requested: some context configured it (what start() enables);
+  // counting_active: HOT, one load. begin/end as counting_dispatch_begin/_end.
+  virtual bool counting_requested() { return false; }
+  virtual bool counting_active() { return false; }
+  virtual uint64_t counting_begin(rocprof_counted_dispatch_t& d,
+                                  const rocprofiler_kernel_dispatch_info_t&, uint64_t, uint64_t) {
+    d = rocprof_counted_dispatch_t{};
+    return 0;
+  }
+  virtual void counting_end(const rocprof_counted_dispatch_t&, const double*, uint64_t, uint64_t,
+                            uint64_t) {}
 };
 
 }  // namespace rocprof::cuda

@@ -20,6 +20,7 @@ struct correlation_entry {
   uint64_t correlation_id = 0;  // the id activity records of this call take (outermost API call)
   uint64_t external_id = 0;
   int64_t tid = 0;
+  uint64_t dispatch_id = 0;  // given at launch while counting (0: numbered when the record comes)
 };
 
 class correlation_map {
@@ -30,7 +31,7 @@ class correlation_map {
     while (cap < capacity)
       cap <<= 1;
     mask_ = cap - 1;
-    // calloc: zero pages come from the kernel on first touch, so the 24 MB table of the
+    // calloc: zero pages come from the kernel on first touch, so the 40 MB table of the
     // default capacity costs memory only for the ids actually used. A zero slot is empty.
     static_assert(std::is_trivially_default_constructible_v<slot> &&
                       std::atomic<uint64_t>::is_always_lock_free,
@@ -46,6 +47,7 @@ class correlation_map {
     s.correlation_id.store(e.correlation_id, std::memory_order_relaxed);
     s.external_id.store(e.external_id, std::memory_order_relaxed);
     s.tid.store(e.tid, std::memory_order_relaxed);
+    s.dispatch_id.store(e.dispatch_id, std::memory_order_relaxed);
     s.tag.store(tag_of(cupti_id), std::memory_order_release);
   }
 
@@ -56,6 +58,7 @@ class correlation_map {
     out.correlation_id = s.correlation_id.load(std::memory_order_relaxed);
     out.external_id = s.external_id.load(std::memory_order_relaxed);
     out.tid = s.tid.load(std::memory_order_relaxed);
+    out.dispatch_id = s.dispatch_id.load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     return s.tag.load(std::memory_order_relaxed) == want;
   }
@@ -69,6 +72,7 @@ class correlation_map {
     std::atomic<uint64_t> correlation_id;
     std::atomic<uint64_t> external_id;
     std::atomic<int64_t> tid;
+    std::atomic<uint64_t> dispatch_id;
   };
   struct free_deleter {
     void operator()(slot* p) const noexcept { std::free(p); }

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "callback_guard.hpp"
+#include "counters/counter_sets.hpp"
 #include "cubin_symbols.hpp"
 #include "cupti_check.hpp"
 #include "device_info.hpp"
@@ -26,7 +28,7 @@ thread_local int64_t t_tid = 0;
 thread_local uint32_t t_depth = 0;
 thread_local uint64_t t_own[max_depth] = {};
 thread_local uint64_t t_owner = 0;
-thread_local bool t_in_backend = false;  // our own driver calls must not be traced
+thread_local uint32_t t_owner_cupti = 0;  // CUPTI's id of the outermost call (its records')
 
 int64_t this_tid() {
   if (t_tid == 0) t_tid = static_cast<int64_t>(syscall(SYS_gettid));  // once per thread
@@ -110,7 +112,12 @@ bool callback_needed(const char* name, const needs& n) {
 }  // namespace
 
 cupti_session::cupti_session(cupti_api& api, backend_sink& sink)
-    : api_{api}, sink_{sink}, processor_{sink, correlations_} {}
+    : api_{api},
+      sink_{sink},
+      processor_{sink, correlations_},
+      counting_{api, sink, processor_, correlations_, plugin_counter_sets()} {
+  processor_.set_graph_counting(&counting_.graphs());
+}
 
 cupti_session::~cupti_session() {
   cupti_session* self = this;
@@ -169,8 +176,12 @@ static_assert(CUPTI_RUNTIME_TRACE_CBID_SIZE <= 1024 && CUPTI_DRIVER_TRACE_CBID_S
               "grow cupti_session::max_cbid");
 
 void cupti_session::enable_callbacks() {
-  const needs n{sink_.enabled(cuda_domain::kernel_dispatch),
-                sink_.enabled(cuda_domain::memory_copy), sink_.enabled(cuda_domain::memory_set),
+  // Counting needs the launches (dispatch ids at launch, the profiler around them) and the
+  // kernel and copy records (graph ranges are matched with them).
+  const bool counting = sink_.counting_requested();
+  const needs n{sink_.enabled(cuda_domain::kernel_dispatch) || counting,
+                sink_.enabled(cuda_domain::memory_copy) || counting,
+                sink_.enabled(cuda_domain::memory_set),
                 sink_.enabled(cuda_domain::memory_allocation)};
   trace_activity_ = n.kernels || n.copies || n.sets || n.allocations;
   trace_code_objects_ = sink_.enabled(cuda_domain::code_objects) || n.kernels;
@@ -197,7 +208,9 @@ void cupti_session::enable_callbacks() {
       const bool traced = d.traced && sink_.api_traced(d.ours, cbid);
       // Only ever set while running: callbacks read these bits without a lock.
       if (traced) d.bits.set(cbid);
-      if (traced || (trace_activity_ && callback_needed(name, n))) {
+      const bool counted =
+          counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && launch_counting::handles(cbid);
+      if (traced || counted || (trace_activity_ && callback_needed(name, n))) {
         ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, d.domain, cbid));
       }
     }
@@ -224,8 +237,10 @@ void cupti_session::enable_activities() {
       return;
     if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) enabled_kinds_.push_back(kind);
   };
-  if (sink_.enabled(cuda_domain::kernel_dispatch)) enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  if (sink_.enabled(cuda_domain::memory_copy)) {
+  const bool counting = sink_.counting_requested();
+  if (sink_.enabled(cuda_domain::kernel_dispatch) || counting)
+    enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  if (sink_.enabled(cuda_domain::memory_copy) || counting) {
     enable(CUPTI_ACTIVITY_KIND_MEMCPY);
     enable(CUPTI_ACTIVITY_KIND_MEMCPY2);
   }
@@ -254,13 +269,20 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       e.external_id = sink_.external_id();
     }
     // Work launched by nested calls (a runtime call's driver calls) belongs to the outermost.
-    if (t_depth == 0) t_owner = e.correlation_id;
+    if (t_depth == 0) {
+      t_owner = e.correlation_id;
+      t_owner_cupti = cb.correlationId;
+    }
     if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
     ++t_depth;
-    correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid});
+    correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});
     if (cb.correlationData != nullptr) *cb.correlationData = e.start_ns;
+    if (!runtime && launch_counting::handles(cbid))
+      counting_.enter(cbid, cb,
+                      launch_ids{t_owner, e.external_id, e.tid, cb.correlationId, t_owner_cupti});
     return;
   }
+  if (!runtime && launch_counting::handles(cbid)) counting_.exit(cbid, cb);
   e.end_ns = boottime_ns();
   if (t_depth > 0) --t_depth;
   e.correlation_id = t_depth < max_depth ? t_own[t_depth] : 0;

@@ -17,6 +17,7 @@
 #include "activity_processor.hpp"
 #include "backend_sink.hpp"
 #include "correlation_map.hpp"
+#include "counters/launch_counting.hpp"
 #include "cupti_api.hpp"
 
 namespace rocprof::cuda {
@@ -42,6 +43,13 @@ class cupti_session {
   void flush();
   // Flush, disable, unsubscribe.
   void stop();
+  // Where per-kernel counters get their APIs, asked once when a dispatch first wants counters
+  // (left nullptr: none, counted dispatches get no values).
+  void set_counter_api_provider(launch_counting::api_provider provider) {
+    counting_.set_api_provider(std::move(provider));
+  }
+  // At the final flush: counted graph launches still waiting for records are given up.
+  void finish_counting() { counting_.abandon_pending(); }
 
   session_state state() const { return state_; }
   activity_counts counts() const { return processor_.counts(); }
@@ -70,6 +78,7 @@ class cupti_session {
   backend_sink& sink_;
   correlation_map correlations_;
   activity_processor processor_;
+  launch_counting counting_;
   CUpti_SubscriberHandle subscriber_ = nullptr;
   session_state state_ = session_state::idle;
   std::string conflict_owner_;

@@ -1,18 +1,30 @@
-// rocprof_cuda_list_metrics_json: a chip's metrics for `rocprofv3 --list-avail`, offline
-// (metrics/metric_listing.hpp). The CLI opens this plugin with dlopen and calls it; no GPU, no
-// driver and no profiler core are needed, only libcupti with its libnvperf_host.
+// The plugin's offline metric entry points, for the rocprofv3 CLI (`--list-avail`, and the
+// checks of `--pmc` before the application starts). The CLI opens this plugin with dlopen and
+// calls them; no GPU, no driver and no profiler core are needed, only libcupti with its
+// libnvperf_host. Both take `chip`: a CUPTI chip name ("GH100") or an architecture ("sm_90",
+// "9.0"), which stands for the architecture's representative chip.
 //
-//   chip:          a CUPTI chip name ("GH100") or an architecture ("sm_90", "9.0"), which lists
-//                  the architecture's representative chip
-//   profiler_type: 0 the range profiler (per-kernel counters), 1 PM sampling
+// rocprof_cuda_list_metrics_json(chip, profiler_type): a chip's metrics
+// (metrics/metric_listing.hpp); profiler_type 0 the range profiler (per-kernel counters), 1 PM
+// sampling. Returns JSON that stays valid until the plugin is closed; never NULL, never throws.
 //
-// Returns JSON that stays valid until the plugin is closed; never NULL, never throws.
+// rocprof_cuda_count_metric_passes(chip, metrics, count, error, error_size): the hardware passes
+// the range profiler needs for these full metric names together (a config image built in one
+// ConfigAddMetrics call, then cuptiProfilerHostGetNumOfPasses: metrics/metric_config.hpp). 0 when
+// CUPTI refuses them; `error` (may be NULL) then holds the reason, cut to error_size bytes.
+// Offline there is no counter-availability image, so the count is CUPTI's plan for the chip
+// (a lower bound of what a device with its image needs: README, "Metrics").
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
 #include <utility>
 
+#include "metrics/chip_architecture.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_listing.hpp"
 #include "metrics/profiler_host_loader.hpp"
 #include "rocprof/common/c_boundary.hpp"
@@ -20,12 +32,36 @@
 namespace {
 
 struct listing_state {
-  std::mutex mutex;
   bool loaded = false;
   rocprof::cuda::cupti_library cupti;
   rocprof::cuda::profiler_host_library host;
   std::map<std::pair<std::string, int>, std::string> documents;
 };
+
+// The one state of both entry points, loaded on first use. Leaked on purpose: callers may read
+// the listing's text until they close the plugin. Locked by the caller.
+listing_state& loaded_state() {
+  static listing_state* state = new listing_state;
+  if (!state->loaded) {
+    state->loaded = true;
+    // Shares a libcupti already in the process (RTLD_NOLOAD first), as tracing does.
+    state->cupti = rocprof::cuda::load_cupti([](const char* name) { return std::getenv(name); });
+    state->host = rocprof::cuda::open_profiler_host(state->cupti);
+  }
+  return *state;
+}
+
+std::mutex& state_mutex() {
+  static std::mutex* mutex = new std::mutex;
+  return *mutex;
+}
+
+void copy_error(const std::string& text, char* error, uint64_t error_size) {
+  if (error == nullptr || error_size == 0) return;
+  const size_t n = std::min<size_t>(text.size(), static_cast<size_t>(error_size - 1));
+  std::memcpy(error, text.data(), n);
+  error[n] = '\0';
+}
 
 }  // namespace
 
@@ -33,15 +69,8 @@ extern "C" __attribute__((visibility("default"))) const char* rocprof_cuda_list_
     const char* chip, int profiler_type) {
   static const char* const failed = R"({"error":"the metric listing failed"})";
   return rocprof::c_boundary::guarded_or(__func__, failed, [&]() -> const char* {
-    // Leaked on purpose: callers may read the text until they close the plugin.
-    static listing_state* state = new listing_state;
-    std::lock_guard<std::mutex> lock{state->mutex};
-    if (!state->loaded) {
-      state->loaded = true;
-      // Shares a libcupti already in the process (RTLD_NOLOAD first), as tracing does.
-      state->cupti = rocprof::cuda::load_cupti([](const char* name) { return std::getenv(name); });
-      state->host = rocprof::cuda::open_profiler_host(state->cupti);
-    }
+    std::lock_guard<std::mutex> lock{state_mutex()};
+    listing_state* state = &loaded_state();
     auto key = std::make_pair(std::string{chip != nullptr ? chip : ""}, profiler_type);
     auto it = state->documents.find(key);
     if (it == state->documents.end()) {
@@ -50,5 +79,32 @@ extern "C" __attribute__((visibility("default"))) const char* rocprof_cuda_list_
       it = state->documents.emplace(std::move(key), std::move(text)).first;
     }
     return it->second.c_str();
+  });
+}
+
+extern "C" __attribute__((visibility("default"))) uint64_t rocprof_cuda_count_metric_passes(
+    const char* chip, const char* const* metrics, uint64_t count, char* error,
+    uint64_t error_size) {
+  return rocprof::c_boundary::guarded_or(__func__, uint64_t{0}, [&]() -> uint64_t {
+    std::lock_guard<std::mutex> lock{state_mutex()};
+    listing_state& state = loaded_state();
+    if (!state.host.api) {
+      copy_error(state.host.error.empty() ? "the CUPTI profiler host API is unavailable"
+                                          : state.host.error,
+                 error, error_size);
+      return 0;
+    }
+    std::vector<std::string> names;
+    for (uint64_t i = 0; i < count; ++i)
+      if (metrics != nullptr && metrics[i] != nullptr) names.emplace_back(metrics[i]);
+    rocprof::cuda::host_target target;
+    target.chip = rocprof::cuda::resolve_chip(chip != nullptr ? chip : "");
+    rocprof::cuda::metric_config config;
+    const auto status = rocprof::cuda::build_metric_config(*state.host.api, target, names, config);
+    if (!status.ok()) {
+      copy_error(status.message, error, error_size);
+      return 0;
+    }
+    return static_cast<uint64_t>(config.passes);
   });
 }

@@ -19,8 +19,11 @@
 #include <thread>
 
 #include "coreless_sink.hpp"
+#include "counters/counter_sets.hpp"
+#include "counters/range_profiler_api.hpp"
 #include "cupti_api.hpp"
 #include "cupti_session.hpp"
+#include "metrics/profiler_host_loader.hpp"
 #include "plugin_state.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
@@ -39,6 +42,10 @@ struct plugin_state {
   backend_sink* sink = nullptr;
   std::unique_ptr<coreless_sink> coreless;  // without a core (test builds only)
   std::string status = "not started";
+  // Per-kernel counters (opened on first need).
+  std::once_flag counters_once;
+  std::unique_ptr<profiler_host_api> host_api;
+  std::unique_ptr<range_profiler_api> range_api;
 };
 
 // Leaked on purpose: the atexit handler and CUPTI's threads may use it during teardown.
@@ -98,6 +105,27 @@ const cupti_library& cupti() {
   return s.library;
 }
 
+bool ensure_counter_apis() {
+  plugin_state& s = state();
+  const cupti_library& lib = cupti();
+  std::call_once(s.counters_once, [&s, &lib] {
+    if (lib.handle == nullptr) return;
+    profiler_host_library host = open_profiler_host(lib);
+    s.host_api = std::move(host.api);
+    std::string why;
+    s.range_api = open_range_profiler(lib, why);
+    range_profiler_api* target = s.range_api.get();
+    // The device's own chip when the target side can say (a GA104 is not a GA102).
+    plugin_counter_sets().configure(s.host_api.get(), [target](int device) -> std::string {
+      std::string chip;
+      if (target != nullptr && target->initialize() == CUPTI_SUCCESS)
+        target->chip_name(static_cast<size_t>(device), chip);
+      return chip;
+    });
+  });
+  return s.host_api != nullptr;
+}
+
 bool start_backend(backend_sink* sink, const char* how, bool restart) {
   plugin_state& s = state();
   const cupti_library& lib = cupti();
@@ -136,6 +164,13 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   }
   if (s.api == nullptr) s.api = std::make_unique<cupti_dl_api>(lib.fn);
   s.session = std::make_unique<cupti_session>(*s.api, *sink);
+  // Opened only when a dispatch first wants counters (libnvperf_host costs ~0.5 s to load).
+  s.session->set_counter_api_provider([](range_profiler_api*& target, profiler_host_api*& host) {
+    plugin_state& st = state();
+    if (!ensure_counter_apis()) return;
+    target = st.range_api.get();
+    host = st.host_api.get();
+  });
   const session_state st = s.session->start();
   if (st == session_state::conflict) {
     s.status = "conflict: CUPTI held by " + s.session->conflict_owner();
@@ -187,7 +222,10 @@ void finish_backend() {
   plugin_state& s = state();
   std::lock_guard<std::mutex> lock{s.mutex};
   if (s.finished) return;
-  if (s.session != nullptr) flush_on_helper_thread(*s.session);
+  if (s.session != nullptr) {
+    flush_on_helper_thread(*s.session);
+    s.session->finish_counting();
+  }
   // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,
   // whose teardown may follow this handler; everything was delivered here.
   s.finished = true;

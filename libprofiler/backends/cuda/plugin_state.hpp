@@ -27,4 +27,8 @@ void flush_backend();
 // Final flush; a coreless sink finishes (coreless_sink.hpp).
 void finish_backend();
 
+// Opens, once, what per-kernel counters need from the loaded libcupti (the profiler host API
+// and the range profiler) and hands them to plugin_counter_sets(). False when unavailable.
+bool ensure_counter_apis();
+
 }  // namespace rocprof::cuda

@@ -117,4 +117,14 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_counter(
     size_t description_len, rocprofiler_agent_id_t agent, rocprofiler_counter_id_t* counter_id)
     ROCPROFILER_NONNULL(1, 3, 8);
 
+/// Extension: the id of counter `name` on an agent. Counters the agent lists are found by
+/// name; a native counter the backend can collect but does not list (NVIDIA: the sub-metrics
+/// of a metric beyond its roll-ups, e.g. "dram__bytes_read.sum.per_second") is added to the
+/// agent's counters first (slow: rebuilds the agent's catalogue; not for a dispatch callback).
+/// Returns AGENT_NOT_FOUND, AGENT_ARCH_NOT_SUPPORTED, COUNTER_NOT_FOUND.
+ROCPROFILER_API rocprofiler_status_t rocprofiler_find_counter(rocprofiler_agent_id_t agent,
+                                                              const char* name,
+                                                              rocprofiler_counter_id_t* counter_id)
+    ROCPROFILER_NONNULL(2, 3);
+
 ROCPROFILER_EXTERN_C_FINI

@@ -15,6 +15,10 @@ cp "$build/lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so" "$dest/prefix/lib/roc
 # The test variant with the standalone sink, for the tests that inject the plugin alone.
 cp "$build/tests/lib/librocprofiler-sdk-cuda-standalone.so" "$dest/prefix/lib/"
 cp "$build/lib/libbare_cupti_collector.so" "$dest/prefix/lib/"
+# Per-kernel counters: the sample and the SDK tool of tests/integration/counters (the tool needs
+# the core, copied below with the CLI, or beside it).
+[ -x "$build/bin/counter_app" ] && cp "$build/bin/counter_app" "$dest/prefix/bin/"
+[ -f "$build/lib/libcounter_check_tool.so" ] && cp "$build/lib/libcounter_check_tool.so" "$dest/prefix/lib/"
 if [ -x "$build/bin/rocprofv3" ]; then
   cp "$build/bin/rocprofv3" "$dest/prefix/bin/"
   cp -a "$build"/lib/librocprofiler-sdk*.so* "$dest/prefix/lib/" 2>/dev/null || true

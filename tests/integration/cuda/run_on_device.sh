@@ -5,7 +5,7 @@
 # to $OUT. Run from the repository root on the GPU machine, after bundling (see
 # ../shared/device/README.md):
 #   source .gpu/cuda/bundle/env.sh; bash tests/integration/cuda/run_on_device.sh .gpu/cuda/bundle/root/prefix
-# PREFIX holds bin/cuda_app, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
+# PREFIX holds bin/cuda_app, bin/counter_app, lib/libcounter_check_tool.so, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
 # lib/librocprofiler-sdk-cuda-standalone.so (the test variant with the standalone sink),
 # lib/libbare_cupti_collector.so and, when the CLI is part of the bundle, bin/rocprofv3.
 set -u
@@ -37,6 +37,19 @@ ct="$work/ctest"; mkdir -p "$ct"
   echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  # rocprofv3 --pmc: on counter_app when bundled (known kernels), else on cuda_app.
+  counter_program="$prefix/bin/counter_app"; [ -x "$counter_program" ] || counter_program="$prefix/bin/cuda_app"
+  if [ -n "$cli" ]; then
+    for case in agreement cost multipass multiplex join torch; do
+      echo "add_test(cuda.cli_counters_gpu.$case $py $tests/check_cli_counters_gpu.py $case --rocprofv3 $cli --work $work/counters --torch-script $root/tests/apps/torch_matmul/torch_matmul.py --app $counter_program)"
+      echo "set_tests_properties(cuda.cli_counters_gpu.$case PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
+    done
+  fi
+  # Per-kernel counters through the SDK counter API (tests/integration/counters).
+  if [ -x "$prefix/bin/counter_app" ] && [ -f "$prefix/lib/libcounter_check_tool.so" ]; then
+    echo "add_test(counters.counter_app $py $root/tests/integration/counters/check_counter_app.py $prefix/bin/counter_app $prefix/lib/libcounter_check_tool.so $work/counters_sdk)"
+    echo 'set_tests_properties(counters.counter_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)'
+  fi
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
 } > "$ct/CTestTestfile.cmake"
 echo "== ctest -L gpu"

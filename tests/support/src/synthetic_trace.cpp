@@ -443,6 +443,16 @@ void generate_counter_values(const synthetic_options& o, size_t first, size_t co
   }
 }
 
+void generate_counter_dispatches(const synthetic_options& o, size_t first, size_t count,
+                                 std::vector<counter_dispatch_record>& out) {
+  if (o.counters == 0) return;
+  std::vector<kernel_dispatch_record> kernels;
+  generate_kernels(o, first, count, kernels);
+  out.reserve(out.size() + count);
+  for (const auto& k : kernels)
+    out.push_back(counter_dispatch_record{k});
+}
+
 void generate_device_counter_samples(const synthetic_options& o, size_t first, size_t count,
                                      std::vector<device_counter_sample_record>& out) {
   out.reserve(out.size() + count);
@@ -507,6 +517,7 @@ synthetic_trace make_synthetic_trace(const synthetic_options& o) {
   generate_memory_allocations(o, t.defs, 0, n, t.memory_allocations);
   generate_scratch_memory(o, 0, n, t.scratch_memory);
   generate_counter_values(o, 0, n, t.counter_values);
+  generate_counter_dispatches(o, 0, n, t.counter_dispatches);
   generate_device_counter_samples(o, 0, n, t.device_counter_samples);
   generate_pc_samples(o, t.defs, 0, n, t.pc_samples);
   return t;

@@ -187,6 +187,18 @@ TEST_F(Errors, ExportedToolVariablesAreCheckedToo) {
   ::unsetenv("ROCPROF_STATS_SUMMARY_GROUPS");
 }
 
+TEST_F(Errors, KernelIterationRangesAndReplay) {
+  expect_error(with({"--kernel-trace", "--kernel-iteration-range", "[1-"}, app()),
+               "--kernel-iteration-range '[1-': '1-' is not a range A-B");
+  expect_error(with({"--kernel-trace", "--kernel-iteration-range", "[1,", "x]"}, app()), "'x'");
+  const auto job = dir_.write("range.yaml",
+                              "jobs:\n  - kernel_trace: true\n"
+                              "    kernel_iteration_range: \"[3-1]\"\n");
+  expect_error(with({"-i", job}, app()), "empty range");
+  expect_error(with({"--kernel-trace", "--replay-mode", "kernel"}, app()), "needs counters");
+  expect_error(with({"--pmc", "A", "--replay-mode", "sometimes"}, app()), "sometimes");
+}
+
 TEST_F(Errors, MissingToolLibrary) {
   std::ostringstream out, err;
   EXPECT_EQ(

@@ -9,6 +9,7 @@
 #include "input_file.hpp"
 #include "rocprof/common/placeholders.hpp"
 #include "rocprof/config/schema.hpp"
+#include "rocprof/config/values.hpp"
 #include "rocprof/test_support/test_env.hpp"
 
 using namespace rocprof::cli;
@@ -90,6 +91,20 @@ TEST(Robustness, CommandLinesFailOnlyWithUsageErrors) {
         line += arg + " ";
       ADD_FAILURE() << "unexpected exception for '" << line << "': " << other.what();
     }
+  }
+}
+
+TEST(Robustness, CounterSyntaxesNeverThrow) {
+  const std::string alphabet = "[]-, 0123456789ax:device=.#pmc";
+  std::mt19937 random(11);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const size_t length = random() % 20;
+    for (size_t i = 0; i < length; ++i)
+      text += alphabet[random() % alphabet.size()];
+    EXPECT_NO_THROW(rocprof::config::parse_iteration_range(text)) << text;
+    EXPECT_NO_THROW(rocprof::config::parse_pmc_line(text)) << text;
+    EXPECT_NO_THROW(rocprof::config::parse_counter_request(text)) << text;
   }
 }
 

@@ -212,6 +212,23 @@ TEST(ToolSettings, ValuesListsAndPeriods) {
   EXPECT_EQ(s.log_level, "info");
 }
 
+TEST(ToolSettings, CounterReplayAndIterations) {
+  const auto result = read({{"ROCPROF_KERNEL_REPLAY", "1"},
+                            {"ROCPROF_COUNTERS", "pmc: smsp__inst_executed.sum, SQ_WAVES:device=1"},
+                            {"ROCPROF_KERNEL_FILTER_RANGE", "[2, [5-6]]"}});
+  EXPECT_TRUE(result.errors.empty());
+  const auto& s = result.settings;
+  EXPECT_TRUE(s.kernel_replay);
+  EXPECT_EQ(s.counters, (std::vector<std::string>{"smsp__inst_executed.sum", "SQ_WAVES:device=1"}));
+  EXPECT_TRUE(s.kernel_iterations.includes(6));
+  EXPECT_FALSE(s.kernel_iterations.includes(3));
+  EXPECT_FALSE(read({}).settings.kernel_replay);
+  EXPECT_TRUE(read({}).settings.kernel_iterations.intervals.empty());
+  const auto bad = read({{"ROCPROF_KERNEL_FILTER_RANGE", "[1-"}});
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_NE(bad.errors[0].find("ROCPROF_KERNEL_FILTER_RANGE"), std::string::npos);
+}
+
 TEST(ToolSettings, ErrorsNameTheVariable) {
   const auto bad_bool = read({{"ROCPROF_KERNEL_TRACE", ""}});
   ASSERT_EQ(bad_bool.errors.size(), 1u);

@@ -52,3 +52,25 @@ TEST(Values, PmcLineParsing) {
   EXPECT_EQ(parse_pmc_line("A B"), (std::vector<std::string>{"A", "B"}));
   EXPECT_TRUE(parse_pmc_line("# pmc: A").empty());
 }
+
+TEST(Values, PmcLinesKeepNvidiaMetricNames) {
+  // '.' is not a separator here (a deviation from rocprofv3: its names never contain one).
+  EXPECT_EQ(parse_pmc_line("pmc: smsp__inst_executed.sum,dram__bytes_read.sum.per_second SQ_WAVES"),
+            (std::vector<std::string>{"smsp__inst_executed.sum", "dram__bytes_read.sum.per_second",
+                                      "SQ_WAVES"}));
+  EXPECT_EQ(parse_pmc_line("pmc: LTS.TriageCompute.lts__t_sectors.sum:device=1"),
+            (std::vector<std::string>{"LTS.TriageCompute.lts__t_sectors.sum:device=1"}));
+}
+
+TEST(Values, CounterRequests) {
+  auto plain = rocprof::config::parse_counter_request("SQ_WAVES");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->name, "SQ_WAVES");
+  EXPECT_FALSE(plain->device);
+  auto device = rocprof::config::parse_counter_request("smsp__warps_launched.sum:device=3");
+  ASSERT_TRUE(device);
+  EXPECT_EQ(device->name, "smsp__warps_launched.sum");
+  EXPECT_EQ(device->device, std::optional<uint64_t>(3));
+  for (const char* bad : {"A:dev=1", "A:device=", "A:device=x", "A:device=-1"})
+    EXPECT_FALSE(rocprof::config::parse_counter_request(bad)) << bad;
+}

@@ -11,35 +11,18 @@
 
 namespace rocprof::cuda::test {
 
-class synthetic_profiler_host final : public profiler_host_api {
+// Every host-API call refused; tests override what they need.
+class stub_profiler_host : public profiler_host_api {
  public:
-  // What the last evaluate / range_name call received.
-  CUpti_Profiler_Host_Object* evaluated_object = nullptr;
-  const uint8_t* evaluated_image = nullptr;
-  size_t evaluated_image_size = 0;
-  size_t evaluated_range = 0;
-  std::vector<std::string> evaluated_names;
-  size_t named_range = 0;
-  std::string delimiter;
-  // What they answer.
-  CUptiResult evaluate_result = CUPTI_SUCCESS;
-  std::vector<double> values;  // written to pMetricValues, one per name
-  CUptiResult range_name_result = CUPTI_SUCCESS;
-  std::string name = "0";  // handed out malloc'd, as CUPTI does
-  int initialized = 0;
-  int deinitialized = 0;
-
   const char* result_string(CUptiResult) override { return "CUPTI_ERROR_SYNTHETIC"; }
   CUptiResult supported_chips(CUpti_Profiler_Host_GetSupportedChips_Params*) override {
     return CUPTI_ERROR_NOT_SUPPORTED;
   }
   CUptiResult initialize(CUpti_Profiler_Host_Initialize_Params* p) override {
-    ++initialized;
     p->pHostObject = reinterpret_cast<CUpti_Profiler_Host_Object*>(this);
     return CUPTI_SUCCESS;
   }
   CUptiResult deinitialize(CUpti_Profiler_Host_Deinitialize_Params*) override {
-    ++deinitialized;
     return CUPTI_SUCCESS;
   }
   CUptiResult base_metrics(CUpti_Profiler_Host_GetBaseMetrics_Params*) override {
@@ -66,6 +49,40 @@ class synthetic_profiler_host final : public profiler_host_api {
   CUptiResult max_metrics_per_pass(
       CUpti_Profiler_Host_GetMaxNumHardwareMetricsPerPass_Params*) override {
     return CUPTI_ERROR_NOT_SUPPORTED;
+  }
+  CUptiResult evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params*) override {
+    return CUPTI_ERROR_NOT_SUPPORTED;
+  }
+  CUptiResult range_name(CUpti_Profiler_Host_GetRangeName_Params*) override {
+    return CUPTI_ERROR_NOT_SUPPORTED;
+  }
+};
+
+class synthetic_profiler_host final : public stub_profiler_host {
+ public:
+  // What the last evaluate / range_name call received.
+  CUpti_Profiler_Host_Object* evaluated_object = nullptr;
+  const uint8_t* evaluated_image = nullptr;
+  size_t evaluated_image_size = 0;
+  size_t evaluated_range = 0;
+  std::vector<std::string> evaluated_names;
+  size_t named_range = 0;
+  std::string delimiter;
+  // What they answer.
+  CUptiResult evaluate_result = CUPTI_SUCCESS;
+  std::vector<double> values;  // written to pMetricValues, one per name
+  CUptiResult range_name_result = CUPTI_SUCCESS;
+  std::string name = "0";  // handed out malloc'd, as CUPTI does
+  int initialized = 0;
+  int deinitialized = 0;
+
+  CUptiResult initialize(CUpti_Profiler_Host_Initialize_Params* p) override {
+    ++initialized;
+    return stub_profiler_host::initialize(p);
+  }
+  CUptiResult deinitialize(CUpti_Profiler_Host_Deinitialize_Params*) override {
+    ++deinitialized;
+    return CUPTI_SUCCESS;
   }
   CUptiResult evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params* p) override {
     evaluated_object = p->pHostObject;

@@ -74,7 +74,13 @@ def main():
             corr = [int(r["Correlation_Id"]) for r in table]
             if len(set(corr)) != len(corr):
                 fail(f"{name}: correlation ids not unique")
-        if name.endswith("stats.csv"):
+        if name == "counter_collection_stats.csv":
+            if sum(int(r["Dispatches"]) for r in table) != exp["dispatch_values"]:
+                fail("counter stats do not cover every counted value")
+            for r in table:
+                if not float(r["Min"]) <= float(r["Average"]) <= float(r["Max"]):
+                    fail(f"counter stats row {r}")
+        elif name.endswith("stats.csv"):
             totals = [int(r["TotalDurationNs"]) for r in table]
             if totals != sorted(totals, reverse=True):
                 fail(f"{name}: not sorted by total duration")

@@ -1,10 +1,13 @@
 // A real backend plugin for the loader tests: its manifest lists the kinds it records, it
 // registers one GPU agent, remembers the kinds the core enables, and on request makes one
 // traced API call that launches a "kernel" (a KERNEL_DISPATCH record carrying the call's
-// correlation id), as a GPU backend would.
+// correlation id), as a GPU backend would. It also offers fake native counters
+// (test_backend_counters.hpp), so the core's counter API is tested without a GPU.
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
 #include <cstring>
+
+#include "test_backend_counters.hpp"
 
 namespace {
 
@@ -54,7 +57,7 @@ __attribute__((
     visibility("default"))) extern const rocprof_backend_manifest_t rocprof_backend_manifest;
 const rocprof_backend_manifest_t rocprof_backend_manifest = {sizeof(rocprof_backend_manifest_t),
                                                              ROCPROF_BACKEND_ABI_VERSION,
-                                                             0,
+                                                             1,
                                                              "testbackend",
                                                              k_buffer_kinds,
                                                              2,
@@ -80,6 +83,7 @@ __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_regi
   out->operation_name = operation_name;
   out->operation_count = operation_count;
   out->discover_agents = discover_agents;
+  test_counters::install(out);
   rocprofiler_agent_v0_t gpu{};
   gpu.size = sizeof(gpu);
   gpu.cu_count = 132;
@@ -89,6 +93,7 @@ __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_regi
   gpu.product_name = "Test GPU";
   gpu.model_name = "test";
   g_agent = core->register_agent(&gpu);
+  test_counters::set_agent(g_agent);
   return g_agent.handle != 0 ? ROCPROFILER_STATUS_SUCCESS : ROCPROFILER_STATUS_ERROR;
 }
 
@@ -114,6 +119,49 @@ __attribute__((visibility("default"))) uint64_t test_backend_launch(void) {
                                ROCPROF_EMIT_FILL_EXTERNAL);
   g_core->api_exit(&scope, nullptr);
   return scope.correlation_id.internal;
+}
+
+// A launch as a counting GPU backend does it: the dispatch gets its id and correlation id
+// first, the counting service is asked before the launch, the values come back after it, and
+// the kernel record carries the same ids. Returns the dispatch id.
+__attribute__((visibility("default"))) uint64_t test_backend_counted_launch(uint32_t grid_x) {
+  static uint64_t next_dispatch = 0;
+  rocprof_api_scope_t scope;
+  g_core->api_enter(&scope, ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API, 211, nullptr);
+  rocprofiler_kernel_dispatch_info_t info{};
+  info.size = sizeof(info);
+  info.agent_id = g_agent;
+  info.kernel_id = 7;
+  info.dispatch_id = ++next_dispatch;
+  info.grid_size = rocprofiler_dim3_t{grid_x, 1, 1};
+  info.workgroup_size = rocprofiler_dim3_t{256, 1, 1};
+  const rocprofiler_async_correlation_id_t corr{scope.correlation_id.internal,
+                                                scope.correlation_id.external};
+  const uint64_t start = g_core->timestamp();
+  if (g_core->counting_active()) {
+    rocprof_counted_dispatch_t counted;
+    const uint64_t set = g_core->counting_dispatch_begin(&counted, &info, corr);
+    if (counted.config != 0) {
+      double values[test_counters::max_set_size] = {};
+      const uint64_t n = test_counters::values_for(set, grid_x, values);
+      g_core->counting_dispatch_end(&counted, set != 0 ? values : nullptr, n, start,
+                                    g_core->timestamp());
+    }
+  }
+  rocprofiler_buffer_tracing_kernel_dispatch_record_t rec{};
+  rec.size = sizeof(rec);
+  rec.kind = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+  rec.operation = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
+  rec.correlation_id = corr;
+  rec.thread_id = g_core->thread_id();
+  rec.start_timestamp = start;
+  rec.end_timestamp = start + 1000;
+  rec.dispatch_info = info;
+  if (g_core->buffer_kind_enabled(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, -1))
+    g_core->emit_buffer_record(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, &rec,
+                               ROCPROF_EMIT_FILL_EXTERNAL);
+  g_core->api_exit(&scope, nullptr);
+  return info.dispatch_id;
 }
 
 __attribute__((visibility("default"))) int test_backend_kernel_dispatch_enabled(void) {

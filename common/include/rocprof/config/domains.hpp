@@ -17,6 +17,13 @@ struct backend_spec {
   std::string_view name;       // the plugin file's <name>: librocprofiler-sdk-<name>.so
   std::string_view label;      // for messages ("CUDA backend")
   std::string_view injection;  // variable the CLI sets to the plugin's path when it is wanted
+  // The plugin's offline counter entry points, which the CLI calls before the application
+  // starts (checking --pmc, --list-avail); empty when the backend has none:
+  //   const char* listing(const char* chip, int profiler_type): its counters as JSON;
+  //   uint64_t passes(const char* chip, const char* const* names, uint64_t count,
+  //                   char* error, uint64_t error_size): hardware passes, 0 when refused.
+  std::string_view counter_listing_entry;
+  std::string_view pass_count_entry;
 };
 
 // Every backend the table names.

@@ -16,6 +16,7 @@
 #include "rocprof/config/collection_period.hpp"
 #include "rocprof/config/iteration_range.hpp"
 #include "rocprof/config/schema.hpp"
+#include "rocprof/config/values.hpp"
 
 namespace rocprof::config {
 
@@ -35,6 +36,7 @@ struct tool_settings {
   std::vector<std::vector<std::string>> counter_groups;  // ROCPROF_COUNTER_GROUPS lines
   uint64_t counter_groups_interval = 1;
   std::string extra_counters_contents;
+  bool kernel_replay = false;  // ROCPROF_KERNEL_REPLAY: multi-pass groups replay each kernel
 
   // Output.
   // Unexpanded (placeholders); ROCPROF_OUTPUT_PATH and ROCPROF_OUTPUT_FILE_NAME. Unset or empty:
@@ -53,8 +55,8 @@ struct tool_settings {
   bool kernel_rename = false;
   std::string kernel_include_regex;
   std::string kernel_exclude_regex;
-  std::string kernel_iteration_range;                 // as given
-  std::vector<iteration_interval> kernel_iterations;  // parsed; empty: every iteration
+  std::string kernel_iteration_range;  // as given
+  iteration_range kernel_iterations;   // parsed; no intervals: every iteration
 
   // Display.
   bool group_by_queue = false;

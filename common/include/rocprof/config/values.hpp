@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rocprof::config {
@@ -35,7 +36,21 @@ bool equal_ignoring_case(std::string_view a, std::string_view b);
 // The counter names of a "pmc: A B,C" line as the tool reads it: text after '#' dropped, text
 // after the first "pmc:" taken, punctuation treated as separators, duplicates dropped (first
 // occurrence kept; linear time). A ":device=N" suffix stays attached to its counter.
+//
+// Deviation from rocprofv3, on purpose: '.' is not a separator. rocprofv3 turns every
+// punctuation character into a space, which would cut NVIDIA's metric names
+// (smsp__inst_executed.sum, dram__bytes_read.sum.per_second) into pieces; AMD's counter names
+// never contain '.', so they read the same either way.
 std::vector<std::string> parse_pmc_line(std::string_view line);
+
+// A counter request "NAME" or "NAME:device=N" (rocprofv3: collect NAME only on the GPU whose
+// type-relative index is N).
+struct counter_request {
+  std::string name;
+  std::optional<uint64_t> device;
+};
+// std::nullopt when the text after ':' is not "device=<decimal>".
+std::optional<counter_request> parse_counter_request(std::string_view text);
 
 inline constexpr size_t k_counter_name_max_length = 1024;  // bytes
 

@@ -184,11 +184,27 @@ struct kernel_symbol_info {
   std::string extdata_json = "{}";
 };
 
+// A dimension of a counter's values (rocprofiler_counter_record_dimension_info_t).
+struct counter_dimension {
+  uint64_t id = 0;
+  std::string name;  // e.g. "DIMENSION_INSTANCE"
+  uint64_t instance_size = 1;
+};
+
+// One instance of a counter: its instance id (what counter_value_record::instance_id holds) and
+// its position in each dimension, in the counter's dimension order.
+struct counter_instance {
+  uint64_t instance_id = 0;
+  std::vector<uint64_t> positions;
+};
+
 struct counter_info {
   uint64_t id = 0;
   uint64_t agent_id = 0;
   std::string name, description, block, expression, units;
   bool is_constant = false, is_derived = false;
+  std::vector<counter_dimension> dimensions;
+  std::vector<counter_instance> instances;
 };
 
 // Everything but the records. Writers receive it once, before any record batch.
@@ -343,6 +359,15 @@ struct counter_value_record {
   double value = 0.0;
 };
 
+// The dispatch that counter values belong to, as the dispatch counting service reports it (its
+// correlation id, launching thread, times and dispatch info): rocprofv3's counter rows carry
+// these fields whether kernels are traced or not. One per counted dispatch; the dispatch's
+// counter_value_records carry the same dispatch_id. Writers that also see the kernel trace's
+// record of that dispatch may take either: they describe the same launch.
+struct counter_dispatch_record {
+  kernel_dispatch_record dispatch;
+};
+
 // A periodic device-wide counter sample (device counting / PM sampling).
 struct device_counter_sample_record {
   uint64_t agent_id = 0;
@@ -377,6 +402,7 @@ struct pc_sample_record {
   X(memory_allocation_record, memory_allocation)         \
   X(scratch_memory_record, scratch_memory)               \
   X(counter_value_record, counter_value)                 \
+  X(counter_dispatch_record, counter_dispatch)           \
   X(device_counter_sample_record, device_counter_sample) \
   X(pc_sample_record, pc_sample)                         \
   ROCPROF_TRACE_EXTRA_RECORD_KINDS(X)

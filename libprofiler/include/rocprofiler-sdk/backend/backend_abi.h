@@ -25,11 +25,12 @@
 #include "rocprofiler-sdk/agent.h"
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
+#include "rocprofiler-sdk/counter_config.h"
 #include "rocprofiler-sdk/fwd.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
-#define ROCPROF_BACKEND_ABI_VERSION 2
+#define ROCPROF_BACKEND_ABI_VERSION 3
 
 /// Where backends are: the variable naming their directory, the directory's name next to
 /// librocprofiler-sdk.so otherwise, and the file name around a backend's <name>.
@@ -86,6 +87,39 @@ typedef struct rocprof_enabled_kinds_t {
 #define ROCPROF_EMIT_FILL_EXTERNAL \
   1u  ///< core sets correlation_id.external per context from
       ///< the calling thread's stack (synchronous records)
+
+/// One dispatch the counting service was asked about (counting_dispatch_begin). The backend
+/// keeps it unchanged from begin until it passes it to counting_dispatch_end (or drops it);
+/// only `counter_set` is meant for the backend.
+typedef struct rocprof_counted_dispatch_t {
+  uint64_t size;
+  uint64_t counter_set;    ///< the backend's set to collect (create_counter_set); 0: none
+  uint64_t config;         ///< internal: the chosen config, 0 when not counted
+  uint32_t context_index;  ///< internal
+  uint32_t reserved;
+  rocprofiler_user_data_t user_data;  ///< internal: what the dispatch callback set
+  rocprofiler_async_correlation_id_t correlation_id;
+  rocprofiler_kernel_dispatch_info_t dispatch_info;
+} rocprof_counted_dispatch_t;
+
+/// One native counter of an agent, as a backend lists it (list_counters). Strings and arrays
+/// need to live only during the callback: the core copies them.
+typedef struct rocprof_backend_counter_t {
+  uint64_t size;
+  const char* name;  ///< collectable as is (NVIDIA: "smsp__warps_launched.sum")
+  const char* description;
+  const char* block;                   ///< hardware unit ("sm", "dram", ...)
+  const char* const* dimension_names;  ///< dimensions_count names; none: one value
+  const uint64_t* dimension_sizes;     ///< dimensions_count sizes
+  uint64_t dimensions_count;
+  int32_t is_constant;            ///< an agent property: constant_value, never collected
+  int32_t accumulates_per_cycle;  ///< accumulate(X, HIGH_RES | LOW_RES) accepts it
+  double constant_value;
+} rocprof_backend_counter_t;
+
+/// Receives `count` counters (list_counters may call it several times).
+typedef void (*rocprof_backend_counter_cb_t)(const rocprof_backend_counter_t* counters,
+                                             uint64_t count, void* user_data);
 
 typedef struct rocprof_core_services_t {
   uint64_t size;
@@ -144,6 +178,29 @@ typedef struct rocprof_core_services_t {
 
   /// Prints "rocprofiler: <message>" to stderr the first time `key` is seen.
   void (*warn_once)(const char* key, const char* message);
+
+  // ---- dispatch counting (ABI 3) ----
+
+  /// HOT. Non-zero while an active context counts dispatches: one load. When zero, a backend
+  /// launches without asking counting_dispatch_begin.
+  int (*counting_active)(void);
+  /// Before a kernel dispatch, on the launching thread: the counting context's dispatch
+  /// callback chooses a config for `info` (its dispatch_id and the correlation id must be
+  /// the ones the kernel trace will carry). Fills *dispatch; returns the backend counter set
+  /// to collect (dispatch->counter_set), 0 when this dispatch is not counted or needs nothing
+  /// collected. When dispatch->config is non-zero the backend must call counting_dispatch_end
+  /// once (with no values when the set is 0).
+  uint64_t (*counting_dispatch_begin)(rocprof_counted_dispatch_t* dispatch,
+                                      const rocprofiler_kernel_dispatch_info_t* info,
+                                      rocprofiler_async_correlation_id_t correlation_id);
+  /// After the dispatch completed, on any thread: the set's values, name by name in the order
+  /// the set was created with, each name's values row-major over its dimensions (one value for
+  /// a counter without dimensions); count: how many in all. values NULL: collection failed
+  /// (the core reports it once and delivers nothing). start/end: when it ran (0 when unknown). The
+  /// core evaluates the config's counters and delivers them (record callback or buffer).
+  void (*counting_dispatch_end)(const rocprof_counted_dispatch_t* dispatch, const double* values,
+                                uint64_t count, rocprofiler_timestamp_t start,
+                                rocprofiler_timestamp_t end);
 } rocprof_core_services_t;
 
 typedef struct rocprof_backend_t {
@@ -174,6 +231,28 @@ typedef struct rocprof_backend_t {
   /// initialise the vendor's driver in the calling process. Returns how many it registered;
   /// with none, sets *why (static storage of the backend) to the reason. NULL: cannot list.
   uint64_t (*discover_agents)(void* backend_data, const char** why);
+
+  // ---- counters (ABI 3); NULL when the backend collects none ----
+
+  /// The native counters of `agent` through `cb`, and in *architecture (static storage of the
+  /// backend) the name its counter definitions use ("sm_90"). AGENT_NOT_FOUND: not this
+  /// backend's agent. May take long the first time (CUDA: CUPTI's host API, ~0.5 s).
+  rocprofiler_status_t (*list_counters)(void* backend_data, rocprofiler_agent_id_t agent,
+                                        const char** architecture, rocprof_backend_counter_cb_t cb,
+                                        void* user_data);
+  /// A native counter that list_counters did not list but the backend can collect (NVIDIA:
+  /// a sub-metric such as "dram__bytes_read.sum.per_second"), described through `cb` (one
+  /// counter). COUNTER_NOT_FOUND when it cannot; *why (static storage) then says why.
+  rocprofiler_status_t (*describe_counter)(void* backend_data, rocprofiler_agent_id_t agent,
+                                           const char* name, rocprof_backend_counter_cb_t cb,
+                                           void* user_data, const char** why);
+  /// Prepares collecting these native counters together on `agent`; values come back to
+  /// counting_dispatch_end in this order. *set: a non-zero handle; *passes: hardware passes
+  /// they take. EXCEEDS_HW_LIMIT when they cannot be collected together (*why says why).
+  /// Called at any time (also from a dispatch callback), never concurrently for one backend.
+  rocprofiler_status_t (*create_counter_set)(void* backend_data, rocprofiler_agent_id_t agent,
+                                             const char* const* names, uint64_t count,
+                                             uint64_t* set, uint64_t* passes, const char** why);
 } rocprof_backend_t;
 
 typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core_services_t* core,

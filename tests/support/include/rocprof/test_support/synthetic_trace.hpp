@@ -35,6 +35,7 @@ struct synthetic_trace {
   std::vector<trace::memory_allocation_record> memory_allocations;
   std::vector<trace::scratch_memory_record> scratch_memory;
   std::vector<trace::counter_value_record> counter_values;
+  std::vector<trace::counter_dispatch_record> counter_dispatches;
   std::vector<trace::device_counter_sample_record> device_counter_samples;
   std::vector<trace::pc_sample_record> pc_samples;
 };
@@ -46,7 +47,8 @@ template <typename Trace>
 auto record_tables(Trace& t) {
   static_assert(std::is_same_v<std::remove_const_t<Trace>, synthetic_trace>);
   return std::tie(t.api, t.kernels, t.memory_copies, t.memory_sets, t.memory_allocations,
-                  t.scratch_memory, t.counter_values, t.device_counter_samples, t.pc_samples);
+                  t.scratch_memory, t.counter_values, t.counter_dispatches,
+                  t.device_counter_samples, t.pc_samples);
 }
 
 // Definitions: node, process (with config_json and environment), threads, agents (CPU 0 then
@@ -75,6 +77,9 @@ void generate_scratch_memory(const synthetic_options& o, size_t first, size_t co
                              std::vector<trace::scratch_memory_record>& out);
 void generate_counter_values(const synthetic_options& o, size_t first, size_t count,
                              std::vector<trace::counter_value_record>& out);
+// Counted dispatch i describes kernel dispatch i (the same launch); none without counters.
+void generate_counter_dispatches(const synthetic_options& o, size_t first, size_t count,
+                                 std::vector<trace::counter_dispatch_record>& out);
 void generate_device_counter_samples(const synthetic_options& o, size_t first, size_t count,
                                      std::vector<trace::device_counter_sample_record>& out);
 void generate_pc_samples(const synthetic_options& o, const trace::trace_definitions& defs,

@@ -1,0 +1,123 @@
+#include "counters/graph_counting.hpp"
+
+#include <algorithm>
+
+namespace rocprof::cuda {
+
+void graph_counting::add_exec(uint64_t exec, std::vector<graph_kernel_node> nodes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  execs_[exec] = std::move(nodes);
+}
+
+bool graph_counting::exec_nodes(uint64_t exec, std::vector<graph_kernel_node>& nodes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = execs_.find(exec);
+  if (it == execs_.end()) return false;
+  nodes = it->second;
+  return true;
+}
+
+void graph_counting::launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending& p = launches_[cupti_id];
+  p = pending{};
+  p.nodes = std::move(nodes);
+}
+
+void graph_counting::collected(uint32_t cupti_id, std::vector<std::vector<double>> ranges,
+                               std::vector<finished_dispatch>& ready) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = launches_.find(cupti_id);
+  if (it == launches_.end()) return;
+  it->second.ranges = std::move(ranges);
+  it->second.ranges_known = true;
+  try_resolve(it, ready);
+}
+
+uint64_t graph_counting::kernel_record(uint32_t cupti_id, uint64_t kernel_id,
+                                       const uint32_t grid_threads[3], const uint32_t block[3],
+                                       uint64_t start_ns, uint64_t end_ns,
+                                       std::vector<finished_dispatch>& ready) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = launches_.find(cupti_id);
+  if (it == launches_.end()) return 0;
+  pending& p = it->second;
+  std::vector<bool> taken(p.nodes.size(), false);
+  for (const record& r : p.records)
+    if (r.node >= 0) taken[static_cast<size_t>(r.node)] = true;
+  auto same_shape = [&](const graph_node_dispatch& n) {
+    return n.kernel_id == kernel_id &&
+           std::equal(n.grid_threads, n.grid_threads + 3, grid_threads) &&
+           std::equal(n.block, n.block + 3, block);
+  };
+  int node = -1;
+  for (size_t i = 0; i < p.nodes.size() && node < 0; ++i)
+    if (!taken[i] && same_shape(p.nodes[i])) node = static_cast<int>(i);
+  for (size_t i = 0; i < p.nodes.size() && node < 0; ++i)  // no exact match: the next free
+    if (!taken[i]) node = static_cast<int>(i);
+  if (node < 0) return 0;  // more kernels than nodes: not ours to number
+  p.records.push_back(record{start_ns, end_ns, node});
+  ++p.kernels_matched;
+  const uint64_t dispatch_id = p.nodes[static_cast<size_t>(node)].dispatch_id;
+  try_resolve(it, ready);
+  return dispatch_id;
+}
+
+void graph_counting::copy_record(uint32_t cupti_id, uint64_t start_ns,
+                                 std::vector<finished_dispatch>& ready) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = launches_.find(cupti_id);
+  if (it == launches_.end()) return;
+  it->second.records.push_back(record{start_ns, start_ns, -1});
+  try_resolve(it, ready);
+}
+
+void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
+                                 std::vector<finished_dispatch>& ready) {
+  pending& p = it->second;
+  if (!p.ranges_known || p.kernels_matched < p.nodes.size()) return;
+  std::vector<record> order = p.records;
+  std::stable_sort(order.begin(), order.end(),
+                   [](const record& a, const record& b) { return a.start_ns < b.start_ns; });
+  const size_t kernels = p.kernels_matched;
+  std::vector<size_t> range_of(order.size(), SIZE_MAX);
+  if (p.ranges.size() == order.size()) {
+    // Every kernel and copy took a range: they line up in execution order.
+    for (size_t i = 0; i < order.size(); ++i)
+      range_of[i] = i;
+  } else if (p.ranges.size() == kernels) {
+    // Only kernels took ranges (no device-to-device copy among the nodes that ran as kernels).
+    size_t next = 0;
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i].node >= 0) range_of[i] = next++;
+  } else if (p.ranges.size() > order.size()) {
+    return;  // copy records still to come
+  }
+  // else: ranges and records disagree; the counted nodes are finished without values.
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i].node < 0) continue;
+    const graph_node_dispatch& n = p.nodes[static_cast<size_t>(order[i].node)];
+    if (!n.collected) continue;
+    finished_dispatch f;
+    f.counted = n.counted;
+    if (range_of[i] != SIZE_MAX) f.values = p.ranges[range_of[i]];
+    f.start_ns = order[i].start_ns;
+    f.end_ns = order[i].end_ns;
+    ready.push_back(std::move(f));
+  }
+  launches_.erase(it);
+}
+
+void graph_counting::abandon(std::vector<finished_dispatch>& ready) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [id, p] : launches_)
+    for (const graph_node_dispatch& n : p.nodes)
+      if (n.collected) {
+        finished_dispatch f;
+        f.counted = n.counted;
+        ready.push_back(std::move(f));
+      }
+  launches_.clear();
+}
+
+}  // namespace rocprof::cuda

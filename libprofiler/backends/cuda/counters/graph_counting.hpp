@@ -1,0 +1,86 @@
+// Counters of graph launches. A graph exec is profilable only when the range profiler was
+// started while it was instantiated (probe Q1); each launch then yields one range per kernel
+// node and per device-to-device copy node (which runs as a copy kernel), in execution order.
+// Which range belongs to which node is told by the launch's activity records: its kernel and
+// copy records sorted by start time line up with the ranges.
+//
+// Dispatch ids are given at launch, in the graph's node order (the dispatch callback needs
+// them before the launch); a kernel record of the launch takes the id of the first node not
+// yet matched with the same kernel and the same grid and block, so parallel branches that run
+// out of node order still get their own ids.
+//
+// Pure bookkeeping, no CUDA call: unit-tested with synthetic launches and records.
+#pragma once
+
+#include <rocprofiler-sdk/backend/backend_abi.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "counters/range_profiler_api.hpp"
+
+namespace rocprof::cuda {
+
+// One kernel node of one launch.
+struct graph_node_dispatch {
+  rocprof_counted_dispatch_t counted{};  // counted.config == 0: not counted
+  uint64_t dispatch_id = 0;
+  uint64_t kernel_id = 0;
+  uint32_t grid_threads[3] = {0, 0, 0};
+  uint32_t block[3] = {0, 0, 0};
+  bool collected = false;  // counted in this launch's ranges (its config's set was the one)
+};
+
+// A counted dispatch whose values are known: what goes to counting_dispatch_end.
+struct finished_dispatch {
+  rocprof_counted_dispatch_t counted{};
+  std::vector<double> values;  // empty: lost (the core is told so)
+  uint64_t start_ns = 0, end_ns = 0;
+};
+
+class graph_counting {
+ public:
+  // The kernel nodes of an instantiated graph exec (in dependency order).
+  void add_exec(uint64_t exec, std::vector<graph_kernel_node> nodes);
+  bool exec_nodes(uint64_t exec, std::vector<graph_kernel_node>& nodes);
+
+  // A launch of a counted graph, keyed by the CUPTI correlation id its records carry.
+  void launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes);
+  // The ranges its Start/Stop produced (values per range, in execution order).
+  void collected(uint32_t cupti_id, std::vector<std::vector<double>> ranges,
+                 std::vector<finished_dispatch>& ready);
+
+  // A kernel record of correlation `cupti_id`: the dispatch id it takes (0: not a counted
+  // graph launch; the caller numbers it as any other).
+  uint64_t kernel_record(uint32_t cupti_id, uint64_t kernel_id, const uint32_t grid_threads[3],
+                         const uint32_t block[3], uint64_t start_ns, uint64_t end_ns,
+                         std::vector<finished_dispatch>& ready);
+  // A device-to-device copy record of correlation `cupti_id` (a copy node's range).
+  void copy_record(uint32_t cupti_id, uint64_t start_ns, std::vector<finished_dispatch>& ready);
+
+  // Gives up on launches still waiting for records (at the final flush): each counted node is
+  // finished without values.
+  void abandon(std::vector<finished_dispatch>& ready);
+
+ private:
+  struct record {
+    uint64_t start_ns = 0, end_ns = 0;
+    int node = -1;  // kernel record: its node; -1: a copy record
+  };
+  struct pending {
+    std::vector<graph_node_dispatch> nodes;
+    bool ranges_known = false;
+    std::vector<std::vector<double>> ranges;
+    std::vector<record> records;
+    size_t kernels_matched = 0;
+  };
+  void try_resolve(std::map<uint32_t, pending>::iterator it, std::vector<finished_dispatch>& ready);
+
+  std::mutex mutex_;
+  std::map<uint64_t, std::vector<graph_kernel_node>> execs_;
+  std::map<uint32_t, pending> launches_;
+};
+
+}  // namespace rocprof::cuda

@@ -1,0 +1,64 @@
+// The thin, replaceable wrapper over the target side of per-kernel counters: CUPTI's profiler
+// initialisation, chip name and counter availability, the range profiler
+// (cupti_range_profiler.h), and the few CUDA driver calls that describe a graph's kernel nodes.
+// Counter collection talks to the GPU only through this interface, so the range-to-dispatch
+// logic is unit-tested with a synthetic implementation (the pattern of cupti_api.hpp). The
+// host side (config images, evaluation) stays in metrics/profiler_host_api.hpp.
+#pragma once
+
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cupti_loader.hpp"
+
+namespace rocprof::cuda {
+
+// One kernel node of a graph, as the dispatch callback needs it.
+struct graph_kernel_node {
+  CUfunction function = nullptr;
+  std::string name;  // mangled, as kernel records name it
+  uint32_t grid[3] = {0, 0, 0};
+  uint32_t block[3] = {0, 0, 0};
+  uint32_t dynamic_shared_memory = 0;
+};
+
+class range_profiler_api {
+ public:
+  virtual ~range_profiler_api() = default;
+  virtual const char* result_string(CUptiResult r) = 0;
+  // cuptiProfilerInitialize (once per process is enough; later calls are harmless).
+  virtual CUptiResult initialize() = 0;
+  virtual CUptiResult chip_name(size_t device_index, std::string& chip) = 0;
+  virtual CUptiResult counter_availability(CUcontext ctx, std::vector<uint8_t>& image) = 0;
+  virtual CUptiResult enable(CUcontext ctx, CUpti_RangeProfiler_Object** object) = 0;
+  virtual CUptiResult disable(CUpti_RangeProfiler_Object* object) = 0;
+  virtual CUptiResult set_config(CUpti_RangeProfiler_SetConfig_Params* params) = 0;
+  virtual CUptiResult start(CUpti_RangeProfiler_Object* object) = 0;
+  virtual CUptiResult stop(CUpti_RangeProfiler_Object* object, bool& all_passes_submitted) = 0;
+  virtual CUptiResult decode(CUpti_RangeProfiler_Object* object, size_t& dropped_ranges) = 0;
+  virtual CUptiResult counter_data_size(CUpti_RangeProfiler_Object* object,
+                                        const std::vector<const char*>& metrics, size_t max_ranges,
+                                        size_t& size) = 0;
+  virtual CUptiResult counter_data_initialize(CUpti_RangeProfiler_Object* object,
+                                              std::vector<uint8_t>& image) = 0;
+  virtual CUptiResult counter_data_ranges(const std::vector<uint8_t>& image, size_t& ranges) = 0;
+  // The kernel nodes of a graph, in an order that respects its dependencies; false when the
+  // driver cannot say.
+  virtual bool graph_kernel_nodes(CUgraph graph, std::vector<graph_kernel_node>& nodes) = 0;
+  // The mangled name of a kernel function (cuFuncGetName); "" when unknown.
+  virtual std::string function_name(CUfunction function) = 0;
+};
+
+// The production implementation over the loaded libcupti and libcuda.so.1. nullptr (with
+// `why`) when an entry point is missing (a CUPTI older than the range profiler API).
+std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib, std::string& why);
+
+}  // namespace rocprof::cuda

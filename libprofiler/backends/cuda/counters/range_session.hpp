@@ -1,0 +1,79 @@
+// The range profiler of one CUDA context, as the H100 probes showed it works (probe-findings
+// H1-H5, Q1, Q2):
+//  * set up lazily inside the first counted launch's callback: cuptiProfilerInitialize (once
+//    per process), the context's counter availability image, cuptiRangeProfilerEnable
+//    (~0.2-0.7 s in all);
+//  * per counter set: a config image built with that availability image and a counter data
+//    image for max_ranges ranges; SetConfig with AutoRange + KernelReplay, so a set that needs
+//    several passes is replayed inside the one launch;
+//  * Start before the launch, Stop + DecodeData after it: the new ranges of the counter data
+//    image (ranges accumulate across Start/Stop; the image is initialised again, without a new
+//    SetConfig, before it fills), evaluated with the set's host object;
+//  * switching sets needs Disable + Enable + SetConfig (a plain SetConfig gave NaN; ~28 ms), so
+//    the active set stays configured until a dispatch wants another one.
+// Not thread-safe: the caller holds mutex() from begin() to end() (counted launches of one
+// context are serialised; CUPTI replays them anyway).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "counters/counter_sets.hpp"
+#include "counters/range_profiler_api.hpp"
+#include "metrics/metric_config.hpp"
+
+namespace rocprof::cuda {
+
+class range_session {
+ public:
+  // Ranges one counter data image holds before it is initialised again.
+  static constexpr size_t max_ranges = 256;
+
+  range_session(range_profiler_api& target, profiler_host_api& host, CUcontext ctx,
+                size_t device_index, std::string chip);
+  range_session(const range_session&) = delete;
+  range_session& operator=(const range_session&) = delete;
+
+  std::mutex& mutex() { return mutex_; }
+
+  // Configures `set` (unless it is the active one) and starts the profiler. On failure `why`
+  // says what CUPTI answered.
+  bool begin(const counter_set& set, std::string& why);
+  // Stops, decodes, and evaluates every range added since begin(): values per range, in the
+  // set's metric order, in launch order.
+  bool end(std::vector<std::vector<double>>& ranges, std::string& why);
+
+  uint64_t active_set() const { return active_; }
+  // Times the profiler object was re-created to switch sets (for tests and logs).
+  uint64_t switches() const { return switches_; }
+
+ private:
+  struct prepared {
+    metric_config config;       // image built with the context's availability image
+    std::vector<uint8_t> data;  // counter data image, initialised for object_
+    size_t seen = 0;            // ranges of `data` already evaluated
+  };
+  bool setup(std::string& why);
+  bool activate(const counter_set& set, std::string& why);
+  bool init_data(prepared& p, std::string& why);
+  std::string failure(const char* what, CUptiResult r);
+
+  range_profiler_api& target_;
+  profiler_host_api& host_;
+  CUcontext ctx_;
+  size_t device_index_;
+  std::string chip_;
+  std::mutex mutex_;
+  bool set_up_ = false;
+  std::vector<uint8_t> availability_;
+  CUpti_RangeProfiler_Object* object_ = nullptr;
+  std::map<uint64_t, prepared> prepared_;
+  uint64_t active_ = 0;
+  uint64_t started_ = 0;  // the set begin() started, 0 when stopped
+  uint64_t switches_ = 0;
+};
+
+}  // namespace rocprof::cuda

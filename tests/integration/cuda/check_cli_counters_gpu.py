@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""`rocprofv3 --pmc` on the GPU (label gpu; exit 77 without one). Cases:
+
+  agreement  per-kernel values against Nsight Compute on the same program
+             (`ncu --metrics ... --csv --cache-control all --clock-control base`): instruction and
+             warp counts exactly, DRAM bytes within 2 %, cycles within 10 %; 4 native metrics and
+             4 rocprofv3 names (computed on the ncu side from the metrics their definitions use);
+             every ratio printed
+  cost       wall time of `rocprofv3 --pmc` against `ncu --metrics` with the same metrics on the
+             same program, the cost of dispatches the kernel filter leaves out, and the overhead
+             per counted kernel in microseconds
+  multipass  a group of several hardware passes with --replay-mode kernel, and the same group as
+             several --pmc flags: every counter for every selected dispatch
+  multiplex  pmc_groups [[SQ_WAVES, GRBM_COUNT], [GRBM_GUI_ACTIVE]]: group (Dispatch_Id - 1) % 2
+             (rocprofv3's multiplex test), every counter present
+  join       --kernel-trace with --pmc: every counter row joins kernel_trace.csv on Dispatch_Id
+             (same kernel, correlation id and agent); the kernel filters and the iteration range
+             choose the counted dispatches
+  torch      PyTorch x @ x under --pmc SQ_WAVES GRBM_COUNT names its GEMM kernel with values
+
+The program is tests/apps/counter_app when built (its kernels are known: a streaming copy, an FMA
+loop, vec_add, a graph), else tests/apps/cuda_app. Prints "COUNTERS_GPU_RESULT {json}" lines with
+the numbers (docs/gpu-verification.md, docs/performance.md).
+
+usage: check_cli_counters_gpu.py CASE --rocprofv3 PATH --app PATH [--app-args ...] [--ncu PATH]
+                                 [--work DIR] [--torch-script PATH]
+"""
+import argparse
+import collections
+import csv
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cuda_checks as cc  # noqa: E402
+
+# (name, ncu metrics it is built from, value from those metrics, tolerance: 0 exact, else relative)
+NATIVE = [("smsp__inst_executed.sum", ["smsp__inst_executed.sum"], lambda m: m[0], 0.0),
+          ("smsp__warps_launched.sum", ["smsp__warps_launched.sum"], lambda m: m[0], 0.0),
+          ("dram__bytes_read.sum", ["dram__bytes_read.sum"], lambda m: m[0], 0.02),
+          ("sm__cycles_elapsed.max", ["sm__cycles_elapsed.max"], lambda m: m[0], 0.10)]
+NAMED = [("SQ_WAVES", ["smsp__warps_launched.sum"], lambda m: m[0], 0.0),
+         ("SQ_INSTS_VMEM_RD", ["smsp__inst_executed_op_global_ld.sum",
+                               "smsp__inst_executed_op_local_ld.sum",
+                               "smsp__inst_executed_op_generic_ld.sum"], sum, 0.0),
+         ("FETCH_SIZE", ["dram__bytes_read.sum"], lambda m: m[0] / 1024, 0.02),
+         ("WRITE_SIZE", ["dram__bytes_write.sum"], lambda m: m[0] / 1024, 0.02),
+         ("GRBM_COUNT", ["gpc__cycles_elapsed.max"], lambda m: m[0], 0.10)]
+
+ARGS = None
+
+
+def result(case, **values):
+    print("COUNTERS_GPU_RESULT " + json.dumps(dict(case=case, **values)))
+
+
+def run(cmd, timeout=900, env=None):
+    start = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    elapsed = time.perf_counter() - start
+    print(f"$ {' '.join(cmd[:12])}{' ...' if len(cmd) > 12 else ''} -> {p.returncode} "
+          f"({elapsed:.2f} s)")
+    if p.returncode != 0:
+        print(p.stdout[-2000:], p.stderr[-4000:])
+    return p, elapsed
+
+
+def app_cmd():
+    return [ARGS.app] + ARGS.app_args
+
+
+def rocprofv3(out, *options, env=None):
+    shutil.rmtree(out, ignore_errors=True)
+    return run([ARGS.rocprofv3, *options, "-f", "csv", "-d", out, "-o", "run", "--"] + app_cmd(),
+               env=env)
+
+
+def csv_rows(out, stem):
+    files = glob.glob(os.path.join(out, "**", f"run_{stem}.csv"), recursive=True)
+    rows = []
+    for path in sorted(files):
+        with open(path, newline="") as f:
+            rows += list(csv.DictReader(f))
+    return rows
+
+
+def base_name(kernel):
+    """'void fill<float>(float*, float, int)' and ncu's 'fill<float>(float *, float, int)' -> fill."""
+    kernel = re.sub(r"^void ", "", kernel.strip())
+    return re.split(r"[<(]", kernel, 1)[0].strip()
+
+
+def counter_values(rows):
+    """{(kernel base name, occurrence): {counter: value}} in dispatch order."""
+    by_dispatch = collections.OrderedDict()
+    for r in sorted(rows, key=lambda r: int(r["Dispatch_Id"])):
+        entry = by_dispatch.setdefault(int(r["Dispatch_Id"]), (r["Kernel_Name"], {}))
+        entry[1][r["Counter_Name"]] = float(r["Counter_Value"])
+    return by_occurrence(by_dispatch.values())
+
+
+def by_occurrence(launches):
+    """[(kernel name, values)] in launch order -> {(base name, n-th launch of it): values}."""
+    seen = collections.Counter()
+    out = {}
+    for name, values in launches:
+        key = (base_name(name), seen[base_name(name)])
+        seen[base_name(name)] += 1
+        out[key] = values
+    return out
+
+
+def ncu_values(metrics):
+    """{(kernel base name, occurrence): {metric: value}} from ncu's CSV (thousands separators)."""
+    p, elapsed = run([ARGS.ncu, "--metrics", ",".join(metrics), "--csv", "--cache-control", "all",
+                      "--clock-control", "base"] + app_cmd())
+    text = p.stdout
+    start = text.find('"ID","Process ID"')
+    rows = list(csv.DictReader(text[start:].splitlines())) if start >= 0 else []
+    launches = collections.OrderedDict()
+    for r in rows:
+        entry = launches.setdefault(int(r["ID"]), (r["Kernel Name"], {}))
+        value = r["Metric Value"].replace(",", "")
+        try:
+            entry[1][r["Metric Name"]] = float(value)
+        except ValueError:
+            pass
+    return by_occurrence(launches.values()), elapsed, p.returncode
+
+
+def agreement(c):
+    ncu_metrics = sorted({m for _, ms, _, _ in NATIVE + NAMED for m in ms})
+    ours_names = [n for n, _, _, _ in NATIVE + NAMED]
+    out = os.path.join(ARGS.work, "agreement")
+    p, _ = rocprofv3(out, "--pmc", *ours_names, "--replay-mode", "kernel")
+    c.eq(p.returncode, 0, "rocprofv3 --pmc (8+ metrics, kernel replay)")
+    ours = counter_values(csv_rows(out, "counter_collection"))
+    theirs, _, rc = ncu_values(ncu_metrics)
+    c.eq(rc, 0, "ncu exit status")
+    common = sorted(set(ours) & set(theirs))
+    c.check(len(common) > 0, f"kernels profiled by both ({len(ours)} ours, {len(theirs)} ncu)")
+    worst = collections.defaultdict(float)
+    for key in common:
+        for name, metrics, fn, tol in NATIVE + NAMED:
+            if name not in ours[key] or any(m not in theirs[key] for m in metrics):
+                c.check(False, f"{key}: {name} missing")
+                continue
+            mine, ref = ours[key][name], fn([theirs[key][m] for m in metrics])
+            ratio = mine / ref if ref else (1.0 if mine == 0 else float("inf"))
+            print(f"  {key[0]}#{key[1]} {name}: ours {mine:.6g} ncu {ref:.6g} ratio {ratio:.4f}")
+            worst[name] = max(worst[name], abs(ratio - 1.0))
+            if tol == 0.0:
+                c.check(mine == ref, f"{key} {name} exact ({mine} vs {ref})")
+            else:
+                c.check(abs(ratio - 1.0) <= tol, f"{key} {name} within {tol:.0%} ({ratio:.4f})")
+    result("agreement", kernels=len(common), worst_relative_difference=dict(worst))
+
+
+def cost(c):
+    one_pass = ["smsp__inst_executed.sum", "smsp__warps_launched.sum", "dram__bytes_read.sum"]
+    out = os.path.join(ARGS.work, "cost")
+    p_app, t_app = run(app_cmd())
+    c.eq(p_app.returncode, 0, "the program alone")
+    p_ours, t_ours = rocprofv3(out, "--pmc", *one_pass)
+    c.eq(p_ours.returncode, 0, "rocprofv3 --pmc (one pass)")
+    counted = len({r["Dispatch_Id"] for r in csv_rows(out, "counter_collection")})
+    p_none, t_none = rocprofv3(out + "_filtered", "--pmc", *one_pass, "--kernel-include-regex",
+                               "^no kernel has this name$")
+    c.eq(p_none.returncode, 0, "rocprofv3 --pmc with every dispatch filtered out")
+    _, t_ncu, rc = ncu_values(one_pass)
+    c.eq(rc, 0, "ncu --metrics (same metrics)")
+    speedup = t_ncu / t_ours if t_ours else 0.0
+    per_kernel_us = (t_ours - t_none) / counted * 1e6 if counted else 0.0
+    filtered_ms = (t_none - t_app) * 1e3
+    print(f"  program alone {t_app:.3f} s; rocprofv3 --pmc {t_ours:.3f} s ({counted} counted "
+          f"dispatches); all filtered out {t_none:.3f} s; ncu {t_ncu:.3f} s")
+    print(f"  rocprofv3 is {speedup:.2f}x faster than ncu; {per_kernel_us:.0f} us per counted "
+          f"kernel; filtered-out run costs {filtered_ms:.0f} ms over the program alone")
+    c.check(counted > 0, "dispatches were counted")
+    c.check(speedup >= 3.0, f"at least 3x faster than ncu for a one-pass group ({speedup:.2f}x)")
+    result("cost", program_s=t_app, rocprofv3_s=t_ours, filtered_s=t_none, ncu_s=t_ncu,
+           counted=counted, speedup=speedup, per_counted_kernel_us=per_kernel_us,
+           filtered_extra_ms=filtered_ms)
+
+
+def multipass(c):
+    group = [n for n, _, _, _ in NATIVE] + ["lts__t_bytes.sum", "l1tex__t_bytes.sum",
+                                            "sm__warps_active.avg.pct_of_peak_sustained_active",
+                                            "dram__bytes_write.sum", "gpu__time_duration.sum"]
+    out = os.path.join(ARGS.work, "multipass")
+    p, _ = rocprofv3(out + "_refused", "--pmc", *group)
+    c.check(p.returncode != 0 and "hardware passes" in p.stderr,
+            "without --replay-mode the group is refused before launch")
+    p, _ = rocprofv3(out, "--pmc", *group, "--replay-mode", "kernel")
+    c.eq(p.returncode, 0, "--replay-mode kernel")
+    rows = csv_rows(out, "counter_collection")
+    per_dispatch = collections.defaultdict(set)
+    for r in rows:
+        per_dispatch[r["Dispatch_Id"]].add(r["Counter_Name"])
+    c.check(per_dispatch and all(v == set(group) for v in per_dispatch.values()),
+            f"every counter for every dispatch ({len(per_dispatch)} dispatches)")
+    split = os.path.join(ARGS.work, "multipass_flags")
+    half = len(group) // 2
+    p, _ = rocprofv3(split, "--pmc", *group[:half], "--pmc", *group[half:])
+    c.eq(p.returncode, 0, "several --pmc flags")
+    passes = sorted(glob.glob(os.path.join(split, "pass_*")))
+    c.eq(len(passes), 2, "one run per --pmc flag")
+    for i, d in enumerate(passes):
+        rows = []
+        for path in glob.glob(os.path.join(d, "**", "run_counter_collection.csv"), recursive=True):
+            with open(path, newline="") as f:
+                rows += list(csv.DictReader(f))
+        want = set(group[:half] if i == 0 else group[half:])
+        got = collections.defaultdict(set)
+        for r in rows:
+            got[r["Dispatch_Id"]].add(r["Counter_Name"])
+        c.check(got and all(v == want for v in got.values()), f"{d}: every counter of its group")
+    result("multipass", dispatches=len(per_dispatch), counters=len(group))
+
+
+def multiplex(c):
+    out = os.path.join(ARGS.work, "multiplex")
+    os.makedirs(ARGS.work, exist_ok=True)
+    jobs = os.path.join(ARGS.work, "multiplex.yaml")
+    with open(jobs, "w") as f:
+        f.write("jobs:\n  - pmc_groups: [[SQ_WAVES, GRBM_COUNT], [GRBM_GUI_ACTIVE]]\n"
+                "    pmc_group_interval: 1\n")
+    p, _ = run([ARGS.rocprofv3, "-i", jobs, "-f", "csv", "-d", out, "-o", "run", "--"] + app_cmd())
+    c.eq(p.returncode, 0, "pmc_groups run")
+    rows = csv_rows(out, "counter_collection")
+    groups = [{"SQ_WAVES", "GRBM_COUNT"}, {"GRBM_GUI_ACTIVE"}]
+    per_dispatch = collections.defaultdict(set)
+    for r in rows:
+        per_dispatch[int(r["Dispatch_Id"])].add(r["Counter_Name"])
+    wrong = [d for d, names in per_dispatch.items() if names != groups[(d - 1) % 2]]
+    c.check(per_dispatch and not wrong, f"group (Dispatch_Id - 1) % 2 (wrong: {wrong[:5]})")
+    c.check(set().union(*per_dispatch.values()) == groups[0] | groups[1], "every counter appears")
+    result("multiplex", dispatches=len(per_dispatch))
+
+
+def join(c):
+    out = os.path.join(ARGS.work, "join")
+    p, _ = rocprofv3(out, "--kernel-trace", "--pmc", "SQ_WAVES", "smsp__inst_executed.sum")
+    c.eq(p.returncode, 0, "--kernel-trace --pmc")
+    kernels = {r["Dispatch_Id"]: r for r in csv_rows(out, "kernel_trace")}
+    rows = csv_rows(out, "counter_collection")
+    bad = [r for r in rows if r["Dispatch_Id"] not in kernels
+           or kernels[r["Dispatch_Id"]]["Kernel_Name"] != r["Kernel_Name"]
+           or kernels[r["Dispatch_Id"]]["Correlation_Id"] != r["Correlation_Id"]
+           or kernels[r["Dispatch_Id"]]["Agent_Id"] != r["Agent_Id"]]
+    c.check(rows and not bad, f"every counter row joins the kernel trace ({len(bad)} do not)")
+    c.eq(len({r["Dispatch_Id"] for r in rows}), len(kernels), "every dispatch counted")
+    # Filters: the first kernel's base name only, and only its 2nd and 3rd iterations.
+    first = base_name(sorted(kernels.values(), key=lambda r: int(r["Dispatch_Id"]))[0]["Kernel_Name"])
+    out = os.path.join(ARGS.work, "join_filtered")
+    p, _ = rocprofv3(out, "--kernel-trace", "--pmc", "SQ_WAVES", "--kernel-include-regex",
+                     "^" + re.escape(first), "--kernel-iteration-range", "[2-3]")
+    kernels = csv_rows(out, "kernel_trace")
+    rows = csv_rows(out, "counter_collection")
+    wanted = [k["Dispatch_Id"] for k in sorted(kernels, key=lambda r: int(r["Dispatch_Id"]))
+              if base_name(k["Kernel_Name"]) == first][1:3]
+    c.eq(sorted(r["Dispatch_Id"] for r in rows), sorted(wanted),
+         "only iterations 2 and 3 of the included kernel are counted; the trace keeps all")
+    result("join", counted=len(rows), kernels=len(kernels))
+
+
+def torch(c):
+    script = ARGS.torch_script
+    if not script or subprocess.run([sys.executable, "-c", "import torch"]).returncode != 0:
+        print("SKIP torch: PyTorch or the script is missing")
+        return
+    out = os.path.join(ARGS.work, "torch")
+    shutil.rmtree(out, ignore_errors=True)
+    p, _ = run([ARGS.rocprofv3, "--pmc", "SQ_WAVES", "GRBM_COUNT", "-f", "csv", "-d", out, "-o",
+                "run", "--", sys.executable, script])
+    c.eq(p.returncode, 0, "rocprofv3 --pmc SQ_WAVES GRBM_COUNT python torch_matmul.py")
+    rows = csv_rows(out, "counter_collection")
+    gemm = [r for r in rows if "gemm" in r["Kernel_Name"].lower()]
+    for r in gemm[:4]:
+        print(f"  {r['Kernel_Name'][:120]} {r['Counter_Name']} = {r['Counter_Value']}")
+    c.check({r["Counter_Name"] for r in gemm} == {"SQ_WAVES", "GRBM_COUNT"},
+            "the GEMM kernel with both counters")
+    c.check(all(float(r["Counter_Value"]) > 0 for r in gemm), "non-zero values")
+    result("torch", gemm_rows=len(gemm))
+
+
+CASES = {f.__name__: f for f in (agreement, cost, multipass, multiplex, join, torch)}
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("case", choices=sorted(CASES))
+    parser.add_argument("--rocprofv3", required=True)
+    parser.add_argument("--app", required=True)
+    parser.add_argument("--app-args", nargs=argparse.REMAINDER, default=[])
+    parser.add_argument("--ncu", default=shutil.which("ncu") or "/usr/local/cuda/bin/ncu")
+    parser.add_argument("--work", default="/tmp/cli-counters-gpu")
+    parser.add_argument("--torch-script")
+    ARGS = parser.parse_args()
+    cc.require_gpu(f"cli_counters_gpu.{ARGS.case}")
+    if ARGS.case in ("agreement", "cost") and not os.path.exists(ARGS.ncu):
+        print(f"SKIP {ARGS.case}: ncu not found at {ARGS.ncu}")
+        return cc.SKIP
+    os.makedirs(ARGS.work, exist_ok=True)
+    c = cc.checker(f"cli_counters_gpu.{ARGS.case}")
+    CASES[ARGS.case](c)
+    return c.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

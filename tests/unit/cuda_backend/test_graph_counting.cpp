@@ -1,0 +1,121 @@
+// Graph launches: which range is whose. Ranges come in execution order; the launch's kernel
+// and device-to-device copy records, sorted by start, tell them apart; kernel records take the
+// dispatch ids given at launch, matched by kernel, grid and block.
+#include <gtest/gtest.h>
+
+#include "counters/graph_counting.hpp"
+
+namespace rocprof::cuda {
+namespace {
+
+graph_node_dispatch node(uint64_t dispatch_id, uint64_t kernel_id, uint32_t grid, bool counted) {
+  graph_node_dispatch n;
+  n.dispatch_id = dispatch_id;
+  n.kernel_id = kernel_id;
+  n.grid_threads[0] = grid;
+  n.grid_threads[1] = n.grid_threads[2] = 1;
+  n.block[0] = 256;
+  n.block[1] = n.block[2] = 1;
+  n.counted.config = counted ? 1 : 0;
+  n.counted.dispatch_info.dispatch_id = dispatch_id;
+  n.collected = counted;
+  return n;
+}
+
+uint64_t kernel(graph_counting& g, uint32_t id, uint64_t kernel_id, uint32_t grid, uint64_t start,
+                std::vector<finished_dispatch>& ready) {
+  const uint32_t threads[3] = {grid, 1, 1};
+  const uint32_t block[3] = {256, 1, 1};
+  return g.kernel_record(id, kernel_id, threads, block, start, start + 5, ready);
+}
+
+std::vector<double> range(double v) {
+  return {v, v + 1};
+}
+
+TEST(graph_counting, kernel_copy_kernel_chain) {
+  graph_counting g;
+  g.launched(9, {node(11, 1, 4096, true), node(12, 2, 256, true)});
+  std::vector<finished_dispatch> ready;
+  g.collected(9, {range(10), range(20), range(30)}, ready);  // vec_add, D2D copy, fma
+  EXPECT_TRUE(ready.empty());                                // records still to come
+  EXPECT_EQ(kernel(g, 9, 1, 4096, 100, ready), 11u);
+  g.copy_record(9, 200, ready);
+  EXPECT_EQ(kernel(g, 9, 2, 256, 300, ready), 12u);
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_EQ(ready[0].counted.dispatch_info.dispatch_id, 11u);
+  EXPECT_EQ(ready[0].values, range(10));
+  EXPECT_EQ(ready[0].start_ns, 100u);
+  EXPECT_EQ(ready[1].counted.dispatch_info.dispatch_id, 12u);
+  EXPECT_EQ(ready[1].values, range(30));  // the copy's range is skipped
+}
+
+TEST(graph_counting, records_before_ranges_and_out_of_node_order) {
+  graph_counting g;
+  // Parallel branches: node order A, B; B ran first.
+  g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
+  std::vector<finished_dispatch> ready;
+  EXPECT_EQ(kernel(g, 4, 8, 2048, 50, ready), 2u);
+  EXPECT_EQ(kernel(g, 4, 7, 1024, 60, ready), 1u);
+  EXPECT_TRUE(ready.empty());
+  g.collected(4, {range(1), range(2)}, ready);
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_EQ(ready[0].counted.dispatch_info.dispatch_id, 2u);  // B's range is the first
+  EXPECT_EQ(ready[0].values, range(1));
+  EXPECT_EQ(ready[1].counted.dispatch_info.dispatch_id, 1u);
+  EXPECT_EQ(ready[1].values, range(2));
+}
+
+TEST(graph_counting, copies_without_ranges_leave_kernel_order) {
+  graph_counting g;
+  g.launched(5, {node(1, 1, 64, true), node(2, 1, 64, true)});
+  std::vector<finished_dispatch> ready;
+  g.collected(5, {range(1), range(2)}, ready);
+  kernel(g, 5, 1, 64, 10, ready);
+  g.copy_record(5, 20, ready);  // a host copy node: no range, but a record
+  kernel(g, 5, 1, 64, 30, ready);
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_EQ(ready[0].values, range(1));
+  EXPECT_EQ(ready[1].values, range(2));
+}
+
+TEST(graph_counting, uncounted_nodes_keep_their_ids_and_give_nothing) {
+  graph_counting g;
+  g.launched(6, {node(5, 1, 64, false), node(6, 2, 64, true)});
+  std::vector<finished_dispatch> ready;
+  g.collected(6, {range(3)}, ready);
+  EXPECT_EQ(kernel(g, 6, 1, 64, 10, ready), 5u);
+  EXPECT_EQ(kernel(g, 6, 2, 64, 20, ready), 6u);
+  // Two kernels, one range: ranges equal neither the records nor the kernels; the counted node
+  // is finished without values rather than with a wrong range.
+  ASSERT_EQ(ready.size(), 1u);
+  EXPECT_EQ(ready[0].counted.dispatch_info.dispatch_id, 6u);
+  EXPECT_TRUE(ready[0].values.empty());
+  // Unknown correlation: not a counted graph launch.
+  EXPECT_EQ(kernel(g, 99, 1, 64, 10, ready), 0u);
+}
+
+TEST(graph_counting, abandon_finishes_counted_nodes_without_values) {
+  graph_counting g;
+  g.launched(7, {node(1, 1, 64, true)});
+  std::vector<finished_dispatch> ready;
+  g.abandon(ready);
+  ASSERT_EQ(ready.size(), 1u);
+  EXPECT_TRUE(ready[0].values.empty());
+  ready.clear();
+  EXPECT_EQ(kernel(g, 7, 1, 64, 10, ready), 0u);  // forgotten
+}
+
+TEST(graph_counting, exec_nodes_are_kept_per_exec) {
+  graph_counting g;
+  graph_kernel_node n;
+  n.name = "_Z1kv";
+  g.add_exec(0x1234, {n, n});
+  std::vector<graph_kernel_node> got;
+  ASSERT_TRUE(g.exec_nodes(0x1234, got));
+  EXPECT_EQ(got.size(), 2u);
+  EXPECT_FALSE(g.exec_nodes(0x9999, got));
+}
+
+}  // namespace
+}  // namespace rocprof::cuda

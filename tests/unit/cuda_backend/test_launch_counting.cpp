@@ -1,0 +1,244 @@
+// Counted launches through the session's driver callbacks, with synthetic CUPTI, a synthetic
+// range profiler and a sink that plays the core's counting service: the dispatch is named
+// before it runs (dispatch id, kernel id, grid in threads, context as queue), the values come
+// back after the launch, and the kernel record that arrives later keeps the dispatch id and
+// correlation id, for plain launches (also under a runtime call) and for graph launches.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "counters/counter_sets.hpp"
+#include "cupti_session.hpp"
+#include "recording_sink.hpp"
+#include "synthetic_cupti.hpp"
+#include "synthetic_range_profiler.hpp"
+
+namespace rocprof::cuda {
+namespace {
+
+constexpr uint32_t runtime_launch = 211;
+constexpr uint32_t driver_launch = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
+constexpr uint32_t graph_instantiate = CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags;
+constexpr uint32_t graph_launch = CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch;
+const auto k_context = reinterpret_cast<CUcontext>(0x10);
+
+// The core's counting service, as far as the backend sees it: every dispatch is counted with
+// `set` (0: none); what the backend asked and delivered is kept.
+class counting_sink : public test::recording_sink {
+ public:
+  uint64_t set = 0;
+  struct delivered {
+    uint64_t dispatch_id = 0;
+    uint64_t correlation_id = 0;
+    std::vector<double> values;
+    bool lost = false;
+  };
+  std::vector<rocprofiler_kernel_dispatch_info_t> asked;
+  std::vector<uint64_t> asked_correlation;
+  std::vector<delivered> ends;
+
+  bool counting_requested() override { return true; }
+  bool counting_active() override { return true; }
+  uint64_t counting_begin(rocprof_counted_dispatch_t& d,
+                          const rocprofiler_kernel_dispatch_info_t& info, uint64_t correlation_id,
+                          uint64_t) override {
+    asked.push_back(info);
+    asked_correlation.push_back(correlation_id);
+    d = rocprof_counted_dispatch_t{};
+    d.config = set != 0 ? 1 : 0;
+    d.counter_set = set;
+    d.dispatch_info = info;
+    d.correlation_id.internal = correlation_id;
+    return set;
+  }
+  void counting_end(const rocprof_counted_dispatch_t& d, const double* values, uint64_t n, uint64_t,
+                    uint64_t) override {
+    delivered e;
+    e.dispatch_id = d.dispatch_info.dispatch_id;
+    e.correlation_id = d.correlation_id.internal;
+    if (values != nullptr) e.values.assign(values, values + n);
+    e.lost = values == nullptr;
+    ends.push_back(e);
+  }
+};
+
+struct counting_fixture : testing::Test {
+  test::synthetic_cupti api;
+  counting_sink sink;
+  test::synthetic_range_profiler target;
+  test::synthetic_counting_host host;
+  std::unique_ptr<cupti_session> session;
+
+  void SetUp() override {
+    sink.domains[static_cast<size_t>(cuda_domain::kernel_dispatch)] = true;
+    counter_sets& sets = plugin_counter_sets();
+    sets.configure(&host, [](int) { return std::string(); });
+    gpu_agent device;
+    device.compute_major = 9;
+    device.sm_count = 132;
+    sets.add_agent(0, device);  // the processor knows no device here: agent 0
+    uint64_t passes = 0;
+    std::string why;
+    ASSERT_EQ(
+        sets.create(0, {"smsp__warps_launched.sum", "dram__bytes_read.sum"}, sink.set, passes, why),
+        ROCPROFILER_STATUS_SUCCESS)
+        << why;
+    session = std::make_unique<cupti_session>(api, sink);
+    session->set_counter_api_provider([this](range_profiler_api*& t, profiler_host_api*& h) {
+      t = &target;
+      h = &host;
+    });
+    ASSERT_EQ(session->start(), session_state::running);
+  }
+  void TearDown() override { session->stop(); }
+
+  void call(CUpti_CallbackDomain domain, uint32_t cbid, uint32_t cupti_id,
+            CUpti_ApiCallbackSite site, const void* params, const char* symbol = nullptr) {
+    static uint64_t slot = 0;
+    CUpti_CallbackData cb{};
+    cb.functionName = "call";
+    cb.symbolName = symbol;
+    cb.correlationId = cupti_id;
+    cb.correlationData = &slot;
+    cb.callbackSite = site;
+    cb.context = k_context;
+    cb.contextUid = 3;
+    cb.functionParams = params;
+    session->on_api(domain, cbid, cb);
+  }
+  void driver(uint32_t cbid, uint32_t cupti_id, const void* params, const char* symbol = nullptr) {
+    call(CUPTI_CB_DOMAIN_DRIVER_API, cbid, cupti_id, CUPTI_API_ENTER, params, symbol);
+    call(CUPTI_CB_DOMAIN_DRIVER_API, cbid, cupti_id, CUPTI_API_EXIT, params, symbol);
+  }
+  void deliver(std::vector<const CUpti_Activity*> records) {
+    api.buffer_records = std::move(records);
+    api.next_index = 0;
+    uint8_t dummy[8] = {};
+    testing::internal::CaptureStderr();
+    session->on_buffer_completed(nullptr, 0, dummy, sizeof(dummy));
+    testing::internal::GetCapturedStderr();
+  }
+};
+
+CUpti_ActivityKernel10 kernel_record(uint32_t cupti_id, const char* name, uint32_t grid,
+                                     uint32_t block, uint64_t start, uint32_t graph = 0) {
+  CUpti_ActivityKernel10 k{};
+  k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  k.name = name;
+  k.correlationId = cupti_id;
+  k.gridX = static_cast<int32_t>(grid);
+  k.gridY = k.gridZ = 1;
+  k.blockX = static_cast<int32_t>(block);
+  k.blockY = k.blockZ = 1;
+  k.start = start;
+  k.end = start + 10;
+  k.graphId = graph;
+  return k;
+}
+
+template <typename T>
+const CUpti_Activity* as_record(const T& r) {
+  return static_cast<const CUpti_Activity*>(static_cast<const void*>(&r));
+}
+
+cuLaunchKernel_params launch_params(uint32_t grid, uint32_t block) {
+  cuLaunchKernel_params p{};
+  p.gridDimX = grid;
+  p.gridDimY = p.gridDimZ = 1;
+  p.blockDimX = block;
+  p.blockDimY = p.blockDimZ = 1;
+  p.sharedMemBytes = 128;
+  return p;
+}
+
+TEST_F(counting_fixture, a_runtime_launch_is_named_counted_and_joined) {
+  const cuLaunchKernel_params p = launch_params(16, 256);
+  call(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launch, 76, CUPTI_API_ENTER, nullptr);
+  driver(driver_launch, 77, &p, "_Z6vecaddv");
+  call(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launch, 76, CUPTI_API_EXIT, nullptr);
+
+  ASSERT_EQ(sink.asked.size(), 1u);
+  const rocprofiler_kernel_dispatch_info_t& info = sink.asked[0];
+  EXPECT_EQ(info.grid_size.x, 4096u);  // threads, as rocprofv3 counts the grid
+  EXPECT_EQ(info.workgroup_size.x, 256u);
+  EXPECT_EQ(info.queue_id.handle, 3u);
+  EXPECT_EQ(info.group_segment_size, 128u);
+  EXPECT_NE(info.kernel_id, 0u);
+  EXPECT_NE(info.dispatch_id, 0u);
+  ASSERT_EQ(sink.ends.size(), 1u);
+  EXPECT_FALSE(sink.ends[0].lost);
+  EXPECT_EQ(sink.ends[0].values, (std::vector<double>{0, 1}));  // range 0 of the session
+  EXPECT_EQ(target.count("start"), 1u);
+  EXPECT_EQ(target.count("stop"), 1u);
+
+  // The kernel record carries the runtime call's CUPTI id: it keeps the launch's ids.
+  const auto k = kernel_record(76, "_Z6vecaddv", 16, 256, 1000);
+  deliver({as_record(k)});
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].dispatch_id, info.dispatch_id);
+  EXPECT_EQ(sink.kernels[0].correlation_id, sink.asked_correlation[0]);
+  EXPECT_EQ(sink.kernels[0].kernel_id, info.kernel_id);
+}
+
+TEST_F(counting_fixture, an_unselected_launch_never_starts_the_profiler) {
+  sink.set = 0;
+  const cuLaunchKernel_params p = launch_params(1, 32);
+  driver(driver_launch, 5, &p, "_Z1kv");
+  EXPECT_EQ(sink.asked.size(), 1u);
+  EXPECT_TRUE(sink.ends.empty());
+  EXPECT_EQ(target.count("start"), 0u);
+  EXPECT_EQ(target.count("enable"), 0u);  // nothing set up either
+  const auto k = kernel_record(5, "_Z1kv", 1, 32, 10);
+  deliver({as_record(k)});
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
+}
+
+TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
+  const auto graph = reinterpret_cast<CUgraph>(0x20);
+  graph_kernel_node a, b;
+  a.name = "_Z1av";
+  a.grid[0] = 16, a.grid[1] = a.grid[2] = 1;
+  a.block[0] = 256, a.block[1] = a.block[2] = 1;
+  b.name = "_Z1bv";
+  b.grid[0] = b.grid[1] = b.grid[2] = 1;
+  b.block[0] = 64, b.block[1] = b.block[2] = 1;
+  target.graphs[graph] = {a, b};
+
+  CUgraphExec exec = reinterpret_cast<CUgraphExec>(0x30);
+  cuGraphInstantiateWithFlags_params inst{&exec, graph, 0};
+  target.ranges_per_stop.push_back(0);  // instantiation runs nothing
+  driver(graph_instantiate, 80, &inst);
+  EXPECT_EQ(target.count("start"), 1u);  // the profiler ran while the graph was instantiated
+
+  cuGraphLaunch_params launch{exec, nullptr};
+  target.ranges_per_stop.push_back(3);  // kernel a, the D2D copy node, kernel b
+  driver(graph_launch, 90, &launch);
+  ASSERT_EQ(sink.asked.size(), 2u);  // once per kernel node, in node order
+  EXPECT_EQ(sink.asked[0].grid_size.x, 4096u);
+  EXPECT_EQ(sink.asked[1].workgroup_size.x, 64u);
+  EXPECT_TRUE(sink.ends.empty());  // values wait for the records
+
+  const auto ka = kernel_record(90, "_Z1av", 16, 256, 100, 1);
+  CUpti_ActivityMemcpy6 copy{};
+  copy.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+  copy.correlationId = 90;
+  copy.graphId = 1;
+  copy.start = 200;
+  copy.end = 210;
+  const auto kb = kernel_record(90, "_Z1bv", 1, 64, 300, 1);
+  deliver({as_record(ka), as_record(copy), as_record(kb)});
+
+  ASSERT_EQ(sink.kernels.size(), 2u);
+  EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
+  EXPECT_EQ(sink.kernels[1].dispatch_id, sink.asked[1].dispatch_id);
+  ASSERT_EQ(sink.ends.size(), 2u);
+  EXPECT_EQ(sink.ends[0].dispatch_id, sink.asked[0].dispatch_id);
+  EXPECT_EQ(sink.ends[0].values, (std::vector<double>{0, 1}));  // range 0
+  EXPECT_EQ(sink.ends[1].dispatch_id, sink.asked[1].dispatch_id);
+  EXPECT_EQ(sink.ends[1].values, (std::vector<double>{200, 201}));  // range 2 (1: the copy)
+}
+
+}  // namespace
+}  // namespace rocprof::cuda

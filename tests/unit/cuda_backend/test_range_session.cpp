@@ -1,0 +1,90 @@
+// The range profiler of one context through the synthetic target and host sides: lazy set-up
+// in the first launch, AutoRange + KernelReplay, ranges evaluated per Start/Stop, a set switch
+// as Disable + Enable + SetConfig, and the counter data image initialised again before it fills.
+#include <gtest/gtest.h>
+
+#include "counters/range_session.hpp"
+#include "synthetic_range_profiler.hpp"
+
+namespace rocprof::cuda {
+namespace {
+
+counter_set set_of(uint64_t handle, std::vector<std::string> metrics) {
+  counter_set s;
+  s.handle = handle;
+  s.chip = "GH100";
+  s.metrics = std::move(metrics);
+  s.passes = 1;
+  return s;
+}
+
+struct session_fixture : testing::Test {
+  test::synthetic_range_profiler target;
+  test::synthetic_counting_host host;
+  range_session session{target, host, reinterpret_cast<CUcontext>(0x10), 0, "GH100"};
+  counter_set a = set_of(1, {"smsp__warps_launched.sum", "dram__bytes_read.sum"});
+  counter_set b = set_of(2, {"sm__cycles_elapsed.max"});
+
+  std::vector<std::vector<double>> launch(const counter_set& s, size_t ranges = 1) {
+    target.ranges_per_stop.push_back(ranges);
+    std::string why;
+    EXPECT_TRUE(session.begin(s, why)) << why;
+    std::vector<std::vector<double>> out;
+    EXPECT_TRUE(session.end(out, why)) << why;
+    return out;
+  }
+};
+
+TEST_F(session_fixture, first_launch_sets_up_and_each_launch_gets_its_ranges) {
+  const auto first = launch(a);
+  EXPECT_LE(target.count("initialize"), 1u);  // once per process (another test may have)
+  EXPECT_EQ(target.count("enable"), 1u);
+  EXPECT_EQ(target.count("set_config"), 1u);
+  EXPECT_EQ(target.last_range_mode, CUPTI_AutoRange);
+  EXPECT_EQ(target.last_replay_mode, CUPTI_KernelReplay);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0], (std::vector<double>{0, 1}));  // range 0, metrics 0 and 1
+  // The next launch evaluates only the new range (ranges accumulate in the image).
+  const auto second = launch(a);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0], (std::vector<double>{100, 101}));
+  EXPECT_EQ(target.count("set_config"), 1u);  // same set: no new config
+  // A graph launch: three ranges at once.
+  EXPECT_EQ(launch(a, 3).size(), 3u);
+  // The config image was built with the context's availability image, once.
+  ASSERT_EQ(host.configured.size(), 1u);
+  EXPECT_EQ(host.configured[0], a.metrics);
+}
+
+TEST_F(session_fixture, switching_sets_recreates_the_profiler) {
+  launch(a);
+  const auto values = launch(b);
+  EXPECT_EQ(session.switches(), 1u);
+  EXPECT_EQ(target.count("disable"), 1u);
+  EXPECT_EQ(target.count("enable"), 2u);
+  EXPECT_EQ(target.count("set_config"), 2u);
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0].size(), 1u);
+  EXPECT_EQ(session.active_set(), 2u);
+  launch(b);
+  EXPECT_EQ(session.switches(), 1u);  // consecutive dispatches of one set: no switch
+}
+
+TEST_F(session_fixture, counter_data_is_initialised_again_before_it_fills) {
+  launch(a);
+  const size_t inits = target.count("data_init");
+  launch(a, range_session::max_ranges - 10);
+  launch(a);  // would not leave room for a large graph: a fresh image first
+  EXPECT_EQ(target.count("data_init"), inits + 1);
+}
+
+TEST_F(session_fixture, a_refused_start_is_reported) {
+  target.start_result = CUPTI_ERROR_NOT_SUPPORTED;
+  std::string why;
+  EXPECT_FALSE(session.begin(a, why));
+  EXPECT_NE(why.find("cuptiRangeProfilerStart"), std::string::npos);
+  EXPECT_NE(why.find("PC sampling"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rocprof::cuda
