@@ -25,7 +25,10 @@ class summary_writer final : public writer {
   explicit summary_writer(const output_options& options) : options_{options} {}
   using writer::write;
 
-  void begin(const trace_definitions& defs) override { stats_.emplace(defs, options_); }
+  void begin(const trace_definitions& defs) override {
+    stats_.emplace(defs, options_);
+    dropped_ = defs.dropped_records;
+  }
   void write(record_span<api_record> r) override { stats_->add(r); }
   void write(record_span<kernel_dispatch_record> r) override { stats_->add(r); }
   void write(record_span<memory_copy_record> r) override { stats_->add(r); }
@@ -45,7 +48,11 @@ class summary_writer final : public writer {
     const auto dest = lower(options_.summary_output);
     const bool to_stream = dest.empty() || dest == "stdout" || dest == "stderr";
     std::string error;
-    const auto text = render_summary(*stats_, options_, to_stream ? "    " : "", &error);
+    auto text = render_summary(*stats_, options_, to_stream ? "    " : "", &error);
+    // The totals above miss what was lost before it reached the trace: say how much.
+    if (dropped_ != 0)
+      text += (to_stream ? "    " : "") + std::to_string(dropped_) +
+              " records were dropped and are not counted above\n";
     if (to_stream) {
       std::FILE* stream = dest == "stdout" ? stdout : stderr;
       std::fwrite(text.data(), 1, text.size(), stream);
@@ -62,6 +69,7 @@ class summary_writer final : public writer {
  private:
   output_options options_;
   std::optional<trace_stats> stats_;
+  uint64_t dropped_ = 0;
 };
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <pthread.h>
+
 #include <deque>
 #include <mutex>
 #include <string>
@@ -40,6 +42,13 @@ struct section {
 
 std::mutex sections_mutex;
 std::deque<section> sections;  // index = Kokkos section id; deque keeps references stable
+
+// Held across fork() so that a forked child never finds it taken by a thread that did not come
+// along, nor the sections half-changed (registration only, when the library loads).
+__attribute__((constructor)) void guard_sections_across_fork() {
+  pthread_atfork([] { sections_mutex.lock(); }, [] { sections_mutex.unlock(); },
+                 [] { sections_mutex.unlock(); });
+}
 
 bool env_flag(const char* name) {
   const char* value = std::getenv(name);

@@ -391,7 +391,7 @@ const T& payload_as(const rocprofiler_record_header_t* header) {
 void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, size_t count,
                      uint64_t drop_count) {
   if (drop_count != 0) tool.defs->add_dropped(drop_count);
-  if (tool.finished.load(std::memory_order_acquire) || tool.spool == nullptr) return;
+  if (tool.finished.load(std::memory_order_acquire) || tool.store == nullptr) return;
   auto& cache = thread_cache(tool);
   const int64_t this_pid = ::getpid();  // per batch: a forked child has its own
   batch out;
@@ -441,7 +441,7 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
   const uint64_t epoch = tool.epoch_ns.load(std::memory_order_acquire);
   if (epoch != 0) out.records.drop_before(epoch);
   out.threads.hand_to(*tool.defs);
-  out.records.append_to(*tool.spool);
+  tool.store->append(out.records);
 }
 
 }  // namespace rocprof::tool
