@@ -54,14 +54,14 @@ class byte_reader {
 };
 
 // Field lists. `x` is the struct; V is byte_writer or byte_reader.
-#define ROCPROF_JOURNAL_FIELDS(TYPE, ...)      \
-  template <typename V>                        \
-  void fields(V& v, const TYPE& x) {           \
-    v(__VA_ARGS__);                            \
-  }                                            \
-  template <typename V>                        \
-  void fields(V& v, TYPE& x) {                 \
-    v(__VA_ARGS__);                            \
+#define ROCPROF_JOURNAL_FIELDS(TYPE, ...) \
+  template <typename V>                   \
+  void fields(V& v, const TYPE& x) {      \
+    v(__VA_ARGS__);                       \
+  }                                       \
+  template <typename V>                   \
+  void fields(V& v, TYPE& x) {            \
+    v(__VA_ARGS__);                       \
   }
 
 ROCPROF_JOURNAL_FIELDS(node_info, x.id, x.hash, x.machine_id, x.system_name, x.hostname, x.release,
@@ -78,19 +78,19 @@ ROCPROF_JOURNAL_FIELDS(agent_info, x.id, x.type, x.node_id, x.logical_node_id,
                        x.location_id, x.domain, x.drm_render_minor, x.num_sdma_engines,
                        x.num_sdma_xgmi_engines, x.num_sdma_queues_per_engine, x.num_cp_queues,
                        x.max_engine_clk_ccompute, x.max_engine_clk_fcompute, x.sdma_fw_version,
-                       x.fw_version, x.capability, x.cu_per_engine, x.max_waves_per_cu,
-                       x.family_id, x.workgroup_max_size, x.grid_max_size, x.local_mem_size,
-                       x.hive_id, x.gpu_id, x.workgroup_max_dim, x.grid_max_dim, x.extdata_json)
+                       x.fw_version, x.capability, x.cu_per_engine, x.max_waves_per_cu, x.family_id,
+                       x.workgroup_max_size, x.grid_max_size, x.local_mem_size, x.hive_id, x.gpu_id,
+                       x.workgroup_max_dim, x.grid_max_dim, x.extdata_json)
 ROCPROF_JOURNAL_FIELDS(code_object_info, x.id, x.agent_id, x.uri, x.load_base, x.load_size,
                        x.load_delta, x.storage_is_file, x.memory_base, x.memory_size, x.size,
                        x.extdata_json)
 ROCPROF_JOURNAL_FIELDS(kernel_symbol_info, x.kernel_id, x.code_object_id, x.mangled_name,
                        x.demangled_name, x.truncated_name, x.display_name, x.kernel_object,
                        x.kernarg_segment_size, x.kernarg_segment_alignment, x.group_segment_size,
-                       x.private_segment_size, x.sgpr_count, x.arch_vgpr_count,
-                       x.accum_vgpr_count, x.extdata_json)
-ROCPROF_JOURNAL_FIELDS(counter_info, x.id, x.agent_id, x.name, x.description, x.block,
-                       x.expression, x.units, x.is_constant, x.is_derived)
+                       x.private_segment_size, x.sgpr_count, x.arch_vgpr_count, x.accum_vgpr_count,
+                       x.extdata_json)
+ROCPROF_JOURNAL_FIELDS(counter_info, x.id, x.agent_id, x.name, x.description, x.block, x.expression,
+                       x.units, x.is_constant, x.is_derived)
 ROCPROF_JOURNAL_FIELDS(output_options, x.output_directory, x.file_prefix, x.agent_index,
                        x.group_by_queue, x.kernel_rename, x.demangle, x.truncate, x.stats,
                        x.summary, x.summary_per_domain, x.summary_groups, x.summary_output,
@@ -107,7 +107,8 @@ static_assert(sizeof(code_object_info) == 136,
 static_assert(sizeof(kernel_symbol_info) == 216,
               "kernel_symbol_info changed: update its journal field list");
 static_assert(sizeof(counter_info) == 184, "counter_info changed: update its journal field list");
-static_assert(sizeof(output_options) == 136, "output_options changed: update its journal field list");
+static_assert(sizeof(output_options) == 136,
+              "output_options changed: update its journal field list");
 
 template <typename T>
 void byte_writer::put(const T& value) {

@@ -50,7 +50,7 @@ struct extent_header {
 static_assert(sizeof(extent_header) == 64);
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 
-inline constexpr size_t record_extent_bytes = size_t{1} << 20;       // payload of a records extent
+inline constexpr size_t record_extent_bytes = size_t{1} << 20;        // payload of a records extent
 inline constexpr size_t definitions_extent_bytes = size_t{64} << 10;  // of a definitions extent
 
 // A definitions entry: this header, `size` payload bytes, then padding to 8 bytes.
@@ -59,16 +59,16 @@ struct entry_header {
   uint32_t size;
 };
 enum entry_type : uint32_t {
-  plan_entry = 1,          // output_plan
-  process_entry = 2,       // process_info + node_info
-  string_entry = 3,        // u32 id + text
-  thread_name_entry = 4,   // i64 tid + text
-  thread_window_entry = 5, // i64 tid, u64 start, u64 end
+  plan_entry = 1,           // output_plan
+  process_entry = 2,        // process_info + node_info
+  string_entry = 3,         // u32 id + text
+  thread_name_entry = 4,    // i64 tid + text
+  thread_window_entry = 5,  // i64 tid, u64 start, u64 end
   agent_entry = 6,
   code_object_entry = 7,
   kernel_symbol_entry = 8,
   counter_entry = 9,
-  dropped_entry = 10,      // u64 count to add
+  dropped_entry = 10,  // u64 count to add
 };
 
 constexpr size_t round_up(size_t n, size_t to) {

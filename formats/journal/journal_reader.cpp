@@ -92,8 +92,8 @@ bool journal_reader::open(const std::string& path, std::string* error, bool* bus
   for (uint64_t offset = file_header_size;;) {
     extent_header h;
     if (!read_at(fd_, &h, sizeof(h), offset) || h.magic.load() != extent_magic) break;
-    journal_extent e{offset, h.type, h.kind, h.record_size, h.capacity,
-                     std::min<uint64_t>(h.committed.load(), h.capacity)};
+    journal_extent e{offset,        h.type,     h.kind,
+                     h.record_size, h.capacity, std::min<uint64_t>(h.committed.load(), h.capacity)};
     offset += sizeof(extent_header) + h.capacity;
     if (e.type == records_extent) {
       if (e.kind >= record_kind_count || e.record_size != record_sizes[e.kind]) {

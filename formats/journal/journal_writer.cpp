@@ -65,8 +65,8 @@ struct journal_writer::state {
       error = std::string("cannot grow the journal: ") + std::strerror(reserved);
       return false;
     }
-    void* mapped = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-                          static_cast<off_t>(end));
+    void* mapped =
+        ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(end));
     if (mapped == MAP_FAILED) {
       error = std::string("cannot map the journal: ") + std::strerror(errno);
       return false;
@@ -171,7 +171,7 @@ void journal_writer::fail_locked(std::string error) {
 }
 
 size_t journal_writer::append_bytes(record_kind kind, const void* data, size_t record_size,
-                                  size_t count) {
+                                    size_t count) {
   if (count == 0 || !owned_here()) return 0;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!usable_locked()) return 0;

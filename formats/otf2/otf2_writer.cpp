@@ -189,9 +189,9 @@ bool otf2_writer::write_archive() {
 // property (otf2-print -I shows it), present only when some were lost.
 bool otf2_writer::set_properties(OTF2_Archive* archive) {
   if (defs_->dropped_records == 0) return true;
-  ROCPROF_OTF2_CHECK(error_, OTF2_Archive_SetProperty(
-                                 archive, "ROCPROFV3::DROPPED_RECORDS",
-                                 std::to_string(defs_->dropped_records).c_str(), true));
+  ROCPROF_OTF2_CHECK(
+      error_, OTF2_Archive_SetProperty(archive, "ROCPROFV3::DROPPED_RECORDS",
+                                       std::to_string(defs_->dropped_records).c_str(), true));
   return true;
 }
 

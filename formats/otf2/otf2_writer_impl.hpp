@@ -22,8 +22,8 @@
 #include <otf2/otf2.h>
 
 #include <array>
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>

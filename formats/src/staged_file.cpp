@@ -98,8 +98,8 @@ bool staged_file::create(std::string final_path) {
   final_path_ = std::move(final_path);
   error_ = create_parent_directories(final_path_);
   if (!error_.empty()) return false;
-  const std::string prefix =
-      directory_of(final_path_) + "." + base_name_of(final_path_) + "." + std::to_string(::getpid());
+  const std::string prefix = directory_of(final_path_) + "." + base_name_of(final_path_) + "." +
+                             std::to_string(::getpid());
   for (int attempt = 0; attempt < 100; ++attempt) {
     if (g_abandoning.load()) {
       error_ = "not writing " + final_path_ + ": the process is being stopped";

@@ -8,11 +8,11 @@
 // shared, so it takes a mutex (section calls are rare; ranges take no lock here).
 // No exception reaches Kokkos: the ROCTx calls never throw, and the section calls (which
 // allocate) run through the C-boundary guard.
+#include <pthread.h>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <pthread.h>
 
 #include <deque>
 #include <mutex>

@@ -64,7 +64,7 @@ class definitions_builder {
   mutable std::mutex mutex_;
   trace::trace_definitions defs_;
   std::unordered_map<std::string, trace::string_id> string_ids_;
-  std::map<int64_t, size_t> thread_index_;  // tid -> index in defs_.threads
+  std::map<int64_t, size_t> thread_index_;    // tid -> index in defs_.threads
   trace::journal_writer* journal_ = nullptr;  // guarded by mutex_ (lock order: this, journal)
 };
 

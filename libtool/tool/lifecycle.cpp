@@ -27,7 +27,7 @@ std::mutex finalize_mutex;
 std::condition_variable finalize_done;
 int state = 0;
 std::atomic<pid_t> finalizing_tid{0};  // the thread running finalize: it must not wait for itself
-std::atomic<int> deferred_signal{0};    // a stop signal that arrived on that thread
+std::atomic<int> deferred_signal{0};   // a stop signal that arrived on that thread
 
 // Handler -> thread: a request (one int). Thread -> handlers: the write end of the done pipe
 // is closed when the request is served, which wakes every waiter at once.

@@ -34,8 +34,9 @@ class record_batch {
   // The same to any sink with a `void append(const T* records, size_t count)` per kind.
   template <typename Sink>
   void append_to_sink(Sink& sink) const {
-    std::apply([&sink](const auto&... vectors) { (sink.append(vectors.data(), vectors.size()), ...); },
-               records_);
+    std::apply(
+        [&sink](const auto&... vectors) { (sink.append(vectors.data(), vectors.size()), ...); },
+        records_);
   }
 
   // Records of every kind held.

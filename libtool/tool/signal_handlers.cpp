@@ -48,7 +48,7 @@ constexpr size_t alternate_stack_bytes = 256 * 1024;
 
 std::atomic<bool> installed{false};
 std::array<struct sigaction, signal_slots> chained_actions{};  // the application's actions
-std::array<std::atomic<bool>, signal_slots> ours{};             // our handler is installed
+std::array<std::atomic<bool>, signal_slots> ours{};            // our handler is installed
 // The arrival times of the last stop signals (a ring), and the first one (re-raised at the end).
 std::array<std::atomic<int64_t>, forced_stop_count> arrivals{};
 std::atomic<size_t> arrival_count{0};
@@ -156,8 +156,8 @@ bool install_one(int signo, void (*handler)(int, siginfo_t*, void*), bool only_o
                  int extra_flags) {
   struct sigaction previous {};
   if (real_sigaction(signo, nullptr, &previous) != 0) return false;
-  if (only_over_default && ((previous.sa_flags & SA_SIGINFO) != 0 ||
-                            previous.sa_handler != SIG_DFL))
+  if (only_over_default &&
+      ((previous.sa_flags & SA_SIGINFO) != 0 || previous.sa_handler != SIG_DFL))
     return false;  // the application (or a runtime) handles it: leave it alone
   struct sigaction action {};
   action.sa_sigaction = handler;

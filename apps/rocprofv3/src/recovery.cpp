@@ -70,8 +70,8 @@ recovery_registry::~recovery_registry() {
 
 bool recovery_registry::create(std::string* error) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                        "/rocprofv3-" + std::to_string(::getpid()) + "-XXXXXX";
+  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rocprofv3-" +
+                        std::to_string(::getpid()) + "-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) {
     if (error) *error = "cannot create a recovery directory: " + std::string(std::strerror(errno));
     return false;
@@ -108,10 +108,10 @@ int recovery_registry::recover(std::ostream& err, int target_pid, int target_sta
           journal.plan(), journal.definitions(), journal.total_records(),
           [&journal](const std::vector<trace::writer*>& outs) { journal.replay(outs); });
       err << "rocprofv3: " << how << " before writing its outputs; "
-          << (report.written.empty() ? std::string("nothing was written")
-                                     : "recovered " + std::to_string(journal.total_records()) +
-                                           " records from its record journal into " +
-                                           joined(report.written))
+          << (report.written.empty()
+                  ? std::string("nothing was written")
+                  : "recovered " + std::to_string(journal.total_records()) +
+                        " records from its record journal into " + joined(report.written))
           << "\n";
       for (const auto& line : report.errors)
         err << "rocprofv3: " << line << "\n";
@@ -133,8 +133,7 @@ void recovery_registry::discard(std::ostream& err) {
     const bool opened = journal.open(journal_path, &error, &busy);
     if (busy) continue;  // still running: it writes its own outputs
     if (opened && !journal.outputs_written())
-      err << "rocprofv3: stopped at once: the outputs of process " << pid
-          << " were not written\n";
+      err << "rocprofv3: stopped at once: the outputs of process " << pid << " were not written\n";
     if (journal.recognized()) ::unlink(journal_path.c_str());
     ::unlink((path_ + "/" + pid).c_str());
   }

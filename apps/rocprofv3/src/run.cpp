@@ -180,9 +180,10 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
       // The tool registers each process's record journal with us, so that the outputs of a
       // process that dies without writing them are written here. Not with
       // --disable-signal-handlers: the user keeps the profiler out of how the application ends.
-      const bool recover = !registry.path().empty() && !ready.source->config.flag(
-                                                           "disable_signal_handlers");
-      if (recover) ready.full[std::string(config::option("recovery_registry").env)] = registry.path();
+      const bool recover =
+          !registry.path().empty() && !ready.source->config.flag("disable_signal_handlers");
+      if (recover)
+        ready.full[std::string(config::option("recovery_registry").env)] = registry.path();
       const launch_result result = launch(line.app, ready.full);
       if (result.exit_status != 0) status = result.exit_status;
       if (recover && relay.stopped_at_once())

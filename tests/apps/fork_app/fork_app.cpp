@@ -88,7 +88,6 @@ int main(int argc, char** argv) {
     pool.emplace_back(worker, t, forks);
   for (auto& t : pool)
     t.join();
-  std::printf("forks %d hangs %d failures %d\n", g_forks.load(), g_hangs.load(),
-              g_failures.load());
+  std::printf("forks %d hangs %d failures %d\n", g_forks.load(), g_hangs.load(), g_failures.load());
   return g_hangs.load() == 0 && g_failures.load() == 0 ? 0 : 1;
 }

@@ -207,8 +207,8 @@ TEST(Journal, AForkedChildNeverWritesIntoItsParentsJournal) {
   EXPECT_EQ(j.total_records(), 11u);
   byte_collector got;
   EXPECT_EQ(j.replay({&got}), "");
-  EXPECT_EQ(got.kinds[0], bytes_of(std::vector<trace::api_record>(t.api.begin(),
-                                                                   t.api.begin() + 11)));
+  EXPECT_EQ(got.kinds[0],
+            bytes_of(std::vector<trace::api_record>(t.api.begin(), t.api.begin() + 11)));
   j.remove();
 }
 
@@ -252,9 +252,9 @@ TEST(Journal, ARecoveredJournalRunsThroughTheWriters) {
   trace::journal_reader r;
   std::string error;
   ASSERT_TRUE(r.open(only_journal_in(dir.path() + "/scratch"), &error)) << error;
-  const auto report = trace::run_output_plan(
-      r.plan(), r.definitions(), r.total_records(),
-      [&r](const std::vector<trace::writer*>& outs) { r.replay(outs); });
+  const auto report =
+      trace::run_output_plan(r.plan(), r.definitions(), r.total_records(),
+                             [&r](const std::vector<trace::writer*>& outs) { r.replay(outs); });
   EXPECT_TRUE(report.errors.empty()) << report.errors.front();
   EXPECT_EQ(report.written, (std::vector<std::string>{"csv", "json"}));
   const auto rows = rocprof::test_support::run_command(

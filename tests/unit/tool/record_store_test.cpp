@@ -46,8 +46,10 @@ record_batch marker_batch(definitions_builder& defs, size_t n) {
 }
 
 std::string csv_rows(const std::string& path) {
-  return ts::run_command("python3 -c \"import csv,sys; print(sum(1 for _ in "
-                         "csv.DictReader(open(sys.argv[1]))))\" " + path);
+  return ts::run_command(
+      "python3 -c \"import csv,sys; print(sum(1 for _ in "
+      "csv.DictReader(open(sys.argv[1]))))\" " +
+      path);
 }
 
 TEST(RecordStore, UnderTheLauncherRecordsReachARegisteredJournal) {
