@@ -31,7 +31,9 @@ std::string write_everything(const std::string& dir, uint64_t dropped) {
     std::string error;
     auto w = tr::make_writer(format, options, &error);
     EXPECT_NE(w, nullptr) << format << ": " << error;
-    if (w) EXPECT_EQ(ts::write_synthetic_trace(*w, trace, 100), "") << format;
+    if (w) {
+      EXPECT_EQ(ts::write_synthetic_trace(*w, trace, 100), "") << format;
+    }
   }
   return dir + "/drops";
 }
