@@ -301,7 +301,12 @@ std::vector<option_spec> build_schema() {
           .of(vt::string)
           .to("ROCPROF_TMPDIR", ef::text)
           .only(option_scope::env_only)
-          .says("Directory of spill files (default: output path)"),
+          .says("Directory of spill and journal files (default: output path)"),
+      row("recovery_registry", "")
+          .of(vt::string)
+          .to("ROCPROF_RECOVERY_REGISTRY", ef::text)
+          .only(option_scope::env_only)
+          .says("Set by rocprofv3: where each process registers its record journal"),
       row("launch_time_format", "")
           .of(vt::string)
           .def("%F_%H.%M")

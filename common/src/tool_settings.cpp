@@ -171,6 +171,7 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.output_path = env.text_or_default("output_directory");
   s.output_file = env.text_or_default("output_file");
   s.tmp_directory = env.is_set("tmp_directory") ? env.text("tmp_directory") : s.output_path;
+  s.recovery_registry = env.text("recovery_registry");
   s.output_formats = parse_formats(env.text("output_format"), &result.errors);
   s.output_config = env.boolean("output_config");
   s.minimum_output_bytes = env.integer("minimum_output_data");

@@ -1,24 +1,22 @@
 #include "common/output_file.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
 #include <utility>
 
 namespace rocprof::formats {
 
-std::string create_parent_directories(const std::string& path) {
-  auto parent = std::filesystem::path{path}.parent_path();
-  if (parent.empty()) return {};
-  std::error_code ec;
-  std::filesystem::create_directories(parent, ec);
-  if (ec) return "cannot create directory " + parent.string() + ": " + ec.message();
-  return {};
+// Not closed: the file was not finished, so it does not get its name.
+output_file::~output_file() {
+  discard();
 }
 
-output_file::~output_file() {
-  close();
+void output_file::discard() {
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+  staged_.discard();
 }
 
 output_file::output_file(output_file&& other) noexcept {
@@ -27,8 +25,9 @@ output_file::output_file(output_file&& other) noexcept {
 
 output_file& output_file::operator=(output_file&& other) noexcept {
   if (this != &other) {
-    close();
+    discard();
     file_ = std::exchange(other.file_, nullptr);
+    staged_ = std::move(other.staged_);
     path_ = std::move(other.path_);
     buffer_ = std::move(other.buffer_);
     error_ = std::move(other.error_);
@@ -38,15 +37,20 @@ output_file& output_file::operator=(output_file&& other) noexcept {
 }
 
 bool output_file::open(std::string path) {
-  close();
+  discard();
   path_ = std::move(path);
-  error_ = create_parent_directories(path_);
-  if (!error_.empty()) return false;
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (!file_) {
-    error_ = "cannot open " + path_ + ": " + std::strerror(errno);
+  error_.clear();
+  if (!staged_.create(path_)) {
+    error_ = staged_.error();
     return false;
   }
+  file_ = ::fdopen(staged_.fd(), "w+b");
+  if (!file_) {
+    error_ = "cannot open " + path_ + ": " + std::strerror(errno);
+    staged_.discard();
+    return false;
+  }
+  staged_.release_fd();  // the stream owns it now
   buffer_.reserve(flush_threshold + (flush_threshold >> 2));
   return true;
 }
@@ -63,13 +67,45 @@ void output_file::flush() {
   buffer_.clear();
 }
 
+void output_file::close_stream() {
+  flush();
+  if (std::fclose(file_) != 0 && error_.empty())
+    error_ = "close of " + path_ + " failed: " + std::strerror(errno);
+  file_ = nullptr;
+}
+
 std::string output_file::close() {
   if (file_) {
-    flush();
-    if (std::fclose(file_) != 0 && error_.empty())
-      error_ = "close of " + path_ + " failed: " + std::strerror(errno);
-    file_ = nullptr;
+    close_stream();
+    if (error_.empty()) {
+      error_ = staged_.commit();
+    } else {
+      staged_.discard();  // complete or absent: a file that failed is not given its name
+    }
   }
+  return error_;
+}
+
+std::string output_file::move_contents_to(output_file& out) {
+  if (!file_) return error_;
+  flush();
+  if (std::fflush(file_) != 0 && error_.empty())
+    error_ = "write to " + path_ + " failed: " + std::strerror(errno);
+  // Read back through the descriptor we created: the name is never looked up again.
+  const int fd = ::fileno(file_);
+  std::string chunk(1 << 20, '\0');
+  for (off_t offset = 0;;) {
+    const ssize_t n = ::pread(fd, chunk.data(), chunk.size(), offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && error_.empty()) error_ = "cannot read back " + path_ + ": " + std::strerror(errno);
+    if (n <= 0) break;
+    out.flush();
+    out.write(std::string_view{chunk.data(), static_cast<size_t>(n)});
+    offset += n;
+  }
+  std::fclose(file_);
+  file_ = nullptr;
+  staged_.discard();
   return error_;
 }
 

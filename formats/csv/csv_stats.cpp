@@ -82,4 +82,13 @@ std::string write_counter_stats_file(const counter_stats& stats,
   return f.close();
 }
 
+std::string write_dropped_records(uint64_t dropped, const trace::output_options& options) {
+  if (dropped == 0) return {};
+  output_file f{options.path_for("dropped_records", "csv")};
+  f.buffer() += "\"Dropped_Records\"\n";
+  append_uint(f.buffer(), dropped);
+  f.buffer() += '\n';
+  return f.close();
+}
+
 }  // namespace rocprof::formats::csv

@@ -258,10 +258,9 @@ class csv_writer final : public writer {
       auto e = f->close();
       if (error.empty()) error = e;
     }
-    if (stats_ && !stats_->empty()) {
-      auto e = write_stats_files(*stats_, options_);
+    for (auto e : {stats_ && !stats_->empty() ? write_stats_files(*stats_, options_) : "",
+                   write_dropped_records(defs_->dropped_records, options_)})
       if (error.empty()) error = e;
-    }
     if (counter_stats_ && !counter_stats_->empty()) {
       auto e = write_counter_stats_file(*counter_stats_, options_);
       if (error.empty()) error = e;

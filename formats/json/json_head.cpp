@@ -67,6 +67,8 @@ json_writer::head json_writer::build_head() const {
   meta["fini_time"] = d.process.fini_ns;
   meta["command"] = d.process.command;
   meta["config"] = parse_or_empty(d.process.config_json);
+  // Records lost before they reached the trace; only when some were (rocprofv3 has no such key).
+  if (d.dropped_records != 0) meta["dropped_records"] = d.dropped_records;
 
   ojson agents = ojson::array();
   for (const auto& a : d.agents)

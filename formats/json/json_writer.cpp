@@ -1,9 +1,6 @@
 // results.json writer: part files, begin() and finish(). Record arrays are streamed into one
 // part file per buffer_records key while batches arrive (json_records.cpp); finish() writes the
 // document in rocprofv3's key order, with the head (json_head.cpp) and the part files spliced in.
-#include <cstdio>
-#include <filesystem>
-
 #include "json/json_writer_impl.hpp"
 
 namespace rocprof::formats::json {
@@ -107,22 +104,7 @@ ojson json_writer::dimension_ids() const {
 std::string json_writer::splice(output_file& out, part p) {
   auto& pf = parts_[static_cast<size_t>(p)];
   if (!pf.file.is_open()) return {};
-  auto error = pf.file.close();
-  const auto path = part_path(p);
-  if (std::FILE* in = std::fopen(path.c_str(), "rb")) {
-    std::string chunk(1 << 20, '\0');
-    size_t n = 0;
-    while ((n = std::fread(chunk.data(), 1, chunk.size(), in)) > 0) {
-      out.flush();
-      out.write(std::string_view{chunk.data(), n});
-    }
-    std::fclose(in);
-  } else if (error.empty()) {
-    error = "cannot reopen " + path;
-  }
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
-  return error;
+  return pf.file.move_contents_to(out);
 }
 
 std::string json_writer::finish() {
@@ -175,7 +157,10 @@ std::string json_writer::finish() {
     out.buffer() += "\n]";
   }
   out.buffer() += "\n}\n}\n]\n}\n";
-  keep(out.close());
+  if (error.empty())
+    keep(out.close());
+  else
+    out.discard();  // a part that could not be read back would leave the document invalid
   return error;
 }
 

@@ -1,5 +1,7 @@
 // OTF2 writer: the archive (bounded chunk pool, flush policy, open and close), string, region
 // and metric references, begin() and finish(). See otf2_writer_impl.hpp for the other files.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -141,23 +143,24 @@ void otf2_writer::begin(const trace_definitions& defs) {
   }
 }
 
+// The archive is written under a private temporary name beside its final one and published
+// by renames once complete (the anchor file last: it is what readers open), so a reader never
+// finds a half-written archive and a link planted at a name is replaced, never followed.
 bool otf2_writer::write_archive() {
   namespace fs = std::filesystem;
   const fs::path anchor = options_.path_for("results", "otf2");
   const fs::path dir = anchor.parent_path().empty() ? fs::path(".") : anchor.parent_path();
   const std::string name = anchor.stem().string();
+  const std::string temp = "." + name + "." + std::to_string(::getpid()) + ".partial";
   std::error_code ec;
   fs::create_directories(dir, ec);
-  // OTF2 refuses to write over an archive: remove the previous run's, as rocprofv3 does.
-  fs::remove(anchor, ec);
-  fs::remove(dir / (name + ".def"), ec);
-  fs::remove_all(dir / name, ec);
+  remove_archive(dir, temp);  // a leftover of a dead process that had our pid
 
   OTF2_Archive* archive =
-      OTF2_Archive_Open(dir.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, event_chunk_size,
+      OTF2_Archive_Open(dir.c_str(), temp.c_str(), OTF2_FILEMODE_WRITE, event_chunk_size,
                         definition_chunk_size, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (archive == nullptr) {
-    error_ = "OTF2_Archive_Open failed for " + (dir / name).string();
+    error_ = "OTF2_Archive_Open failed for " + (dir / temp).string();
     return false;
   }
   const bool ok = [&] {
@@ -169,6 +172,7 @@ bool otf2_writer::write_archive() {
     if (!defs_->node.hostname.empty())
       ROCPROF_OTF2_CHECK(error_,
                          OTF2_Archive_SetMachineName(archive, defs_->node.hostname.c_str()));
+    if (!set_properties(archive)) return false;
     ROCPROF_OTF2_CHECK(error_, OTF2_Archive_OpenEvtFiles(archive));
     if (!write_events(archive)) return false;
     ROCPROF_OTF2_CHECK(error_, OTF2_Archive_CloseEvtFiles(archive));
@@ -177,9 +181,49 @@ bool otf2_writer::write_archive() {
   const OTF2_ErrorCode closed = OTF2_Archive_Close(archive);
   if (ok && closed != OTF2_SUCCESS) {
     error_ = describe_failure("OTF2_Archive_Close(archive)", __FILE__, __LINE__, closed);
+  }
+  if (!ok || closed != OTF2_SUCCESS || !publish_archive(dir, temp, name)) {
+    remove_archive(dir, temp);
     return false;
   }
-  return ok;
+  return true;
+}
+
+// Records lost before they reached the trace (DISCARD policy, backend drops) are an archive
+// property (otf2-print -I shows it), present only when some were lost.
+bool otf2_writer::set_properties(OTF2_Archive* archive) {
+  if (defs_->dropped_records == 0) return true;
+  ROCPROF_OTF2_CHECK(
+      error_, OTF2_Archive_SetProperty(archive, "ROCPROFV3::DROPPED_RECORDS",
+                                       std::to_string(defs_->dropped_records).c_str(), true));
+  return true;
+}
+
+void otf2_writer::remove_archive(const std::filesystem::path& dir, const std::string& name) {
+  std::error_code ec;
+  std::filesystem::remove(dir / (name + ".otf2"), ec);
+  std::filesystem::remove(dir / (name + ".def"), ec);
+  std::filesystem::remove_all(dir / name, ec);  // a link there is removed, not followed
+}
+
+bool otf2_writer::publish_archive(const std::filesystem::path& dir, const std::string& temp,
+                                  const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // A directory cannot be renamed over a non-empty one: the earlier run's goes aside first.
+  const fs::path old_events = dir / (temp + ".old");
+  fs::remove_all(old_events, ec);
+  const bool had_events = fs::symlink_status(dir / name, ec).type() != fs::file_type::not_found;
+  if (had_events) fs::rename(dir / name, old_events, ec);
+  for (const char* suffix : {"", ".def", ".otf2"}) {
+    fs::rename(dir / (temp + suffix), dir / (name + suffix), ec);
+    if (ec) {
+      error_ = "cannot rename " + (dir / (temp + suffix)).string() + ": " + ec.message();
+      return false;
+    }
+  }
+  if (had_events) fs::remove_all(old_events, ec);
+  return true;
 }
 
 std::string otf2_writer::finish() {

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -109,6 +110,10 @@ class otf2_writer final : public writer {
   std::string agent_text(uint64_t agent_id) const;
 
   bool write_archive();
+  bool set_properties(OTF2_Archive* archive);
+  static void remove_archive(const std::filesystem::path& dir, const std::string& name);
+  bool publish_archive(const std::filesystem::path& dir, const std::string& temp,
+                       const std::string& name);
   bool write_events(OTF2_Archive* archive);
   bool write_location_events(OTF2_Archive* archive, size_t index, OTF2_AttributeList* attributes,
                              uint64_t& next_location);

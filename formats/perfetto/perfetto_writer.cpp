@@ -1,4 +1,6 @@
 // Perfetto writer: packets, sequences, interned tables, the beginning and the end of a trace.
+#include <algorithm>
+
 #include "perfetto/perfetto_writer_impl.hpp"
 
 namespace rocprof::trace::perfetto_impl {
@@ -138,11 +140,7 @@ void perfetto_writer::begin(const trace_definitions& defs) {
   for (const auto& c : defs.counters)
     counter_names_.emplace(c.id, c.name);
 
-  const std::string path = options_.path_for("results", "pftrace");
-  std::error_code ec;
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (!out_.open(path)) return;
+  if (!out_.open(options_.path_for("results", "pftrace"))) return;
 
   // The main sequence carries descriptors and counters; it interns nothing but is marked
   // cleared so readers treat it as complete from its first packet.
@@ -194,6 +192,14 @@ std::string perfetto_writer::finish() {
     if (span != dispatch_spans_.end()) emit_pmc(v, span->second.start, span->second.end);
   }
   pending_counter_values_.clear();
+  // Records lost before they reached the trace: a counter track of the process with one value,
+  // at the end of the run, only when some were lost.
+  if (defs_->dropped_records != 0) {
+    const uint64_t track = new_uuid();
+    describe_counter(track, "DROPPED RECORDS", false);
+    counter(std::max(defs_->process.fini_ns, defs_->process.init_ns), track,
+            static_cast<int64_t>(defs_->dropped_records));
+  }
   if (!out_.close()) return "perfetto writer: " + out_.error();
   return {};
 }

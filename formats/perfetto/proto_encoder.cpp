@@ -22,16 +22,24 @@ proto_encoder::proto_encoder(size_t chunk_size)
       capacity_(chunk_size + 64 * 1024),
       flush_threshold_(chunk_size) {}
 
+// Not closed: the trace was not finished, so its file does not get its name.
 proto_encoder::~proto_encoder() {
   if (file_ != nullptr) std::fclose(file_);
+  staged_.discard();
 }
 
 bool proto_encoder::open(const std::string& path) {
-  file_ = std::fopen(path.c_str(), "wb");
-  if (file_ == nullptr) {
-    error_ = "cannot open " + path + ": " + std::strerror(errno);
+  if (!staged_.create(path)) {
+    error_ = staged_.error();
     return false;
   }
+  file_ = ::fdopen(staged_.fd(), "wb");
+  if (file_ == nullptr) {
+    error_ = "cannot open " + path + ": " + std::strerror(errno);
+    staged_.discard();
+    return false;
+  }
+  staged_.release_fd();  // the stream owns it now
   // Our own chunk is the buffer; stdio's would only add a copy.
   std::setvbuf(file_, nullptr, _IONBF, 0);
   return true;
@@ -79,6 +87,10 @@ bool proto_encoder::close() {
     if (std::fclose(file_) != 0 && error_.empty())
       error_ = std::string("close failed: ") + std::strerror(errno);
     file_ = nullptr;
+    if (error_.empty())
+      error_ = staged_.commit();
+    else
+      staged_.discard();  // complete or absent
   }
   return error_.empty();
 }

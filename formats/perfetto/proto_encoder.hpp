@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+#include "rocprof/trace/staged_file.hpp"
+
 namespace rocprof::trace::perfetto {
 
 class proto_encoder {
@@ -28,7 +30,8 @@ class proto_encoder {
   proto_encoder(const proto_encoder&) = delete;
   proto_encoder& operator=(const proto_encoder&) = delete;
 
-  // Opens `path` for writing (truncating). Returns false and sets error() on failure.
+  // Opens `path` for writing: staged under a temporary name (rocprof/trace/staged_file.hpp)
+  // that close() renames to `path`. Returns false and sets error() on failure.
   bool open(const std::string& path);
   // Writes what is buffered and closes the file. Returns false on any I/O error.
   bool close();
@@ -106,6 +109,7 @@ class proto_encoder {
   size_t pos_ = 0;
   uint64_t flushed_ = 0;
   std::FILE* file_ = nullptr;
+  staged_file staged_;
   std::string error_;
 };
 

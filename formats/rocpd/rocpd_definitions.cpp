@@ -141,6 +141,12 @@ void rocpd_writer::write_definitions() {
     }
     for (const auto& [tag, value] : tags)
       meta.text(metadata_col::tag, tag).text(metadata_col::value, value).end_row();
+    // Records lost before they reached the trace (DISCARD policy, backend drops); only a row
+    // when some were, so that complete runs keep rocprofv3's metadata exactly.
+    if (d.dropped_records != 0)
+      meta.text(metadata_col::tag, "dropped_records")
+          .text(metadata_col::value, std::to_string(d.dropped_records))
+          .end_row();
   }
   {
     table_insert<string_table> strings{db_, u, {string_col::id, string_col::string}, 128};

@@ -1,10 +1,10 @@
 // rocpd writer: the database's set-up (schema, bulk-load settings), the string table, events,
 // tracks and transactions, begin() and finish(). See rocpd_writer_impl.hpp for the other files.
+#include <unistd.h>
+
 #include <algorithm>
-#include <filesystem>
 
 #include "common/number_format.hpp"
-#include "common/output_file.hpp"
 #include "rocpd/rocpd_schema.hpp"
 #include "rocpd/rocpd_writer_impl.hpp"
 
@@ -188,13 +188,16 @@ void rocpd_writer::begin(const trace_definitions& defs) {
   keep_dispatch_events_ = !defs.counters.empty();
   collect_strings();
 
-  if (auto e = create_parent_directories(path_); !e.empty()) {
-    db_.check(SQLITE_CANTOPEN, e.c_str(), __FILE__, __LINE__);
+  // Built under a temporary name (O_EXCL|O_NOFOLLOW) that finish() renames over path_: an
+  // earlier run's database is replaced in one step, a link at the name is never followed.
+  if (!staged_.create(path_)) {
+    db_.check(SQLITE_CANTOPEN, staged_.error().c_str(), __FILE__, __LINE__);
     return;
   }
-  std::error_code ec;
-  std::filesystem::remove(path_, ec);  // any existing file is replaced
-  if (!db_.open(path_)) return;
+  // SQLite opens it by name; ours is closed first (closing any descriptor of a file drops the
+  // process's POSIX locks on it, SQLite's included).
+  ::close(staged_.release_fd());
+  if (!db_.open(staged_.temp_path())) return;
   // Bulk-load settings: no rollback journal (an in-memory one costs a quarter of the
   // throughput; key conflicts are repaired by bulk_insert::renumber_on_conflict instead), no
   // fsync, big pages, one writer. temp_store stays on disk: CREATE INDEX sorts through it and
@@ -276,7 +279,11 @@ std::string rocpd_writer::finish() {
   }
   inserts_.reset();
   db_.close();
-  return db_.error();
+  if (!db_.error().empty()) {
+    staged_.discard();  // complete or absent
+    return db_.error();
+  }
+  return staged_.commit();
 }
 
 std::unique_ptr<writer> make_rocpd_writer(const output_options& options) {

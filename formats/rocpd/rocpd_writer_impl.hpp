@@ -22,6 +22,7 @@
 #include "rocpd/rocpd_writer.hpp"
 #include "rocpd/sqlite_db.hpp"
 #include "rocpd/table_insert.hpp"
+#include "rocprof/trace/staged_file.hpp"
 
 namespace rocprof::formats::rocpd {
 
@@ -143,6 +144,7 @@ class rocpd_writer final : public trace::writer {
 
   trace::output_options options_;
   std::string path_;
+  trace::staged_file staged_;  // path_ while the database is built
   const trace::trace_definitions* defs_ = nullptr;
   std::optional<kernel_names> kernels_;
   database db_;

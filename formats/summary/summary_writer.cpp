@@ -30,6 +30,7 @@ class summary_writer final : public writer {
   void begin(const trace_definitions& defs) override {
     stats_.emplace(defs, options_);
     if (!defs.counters.empty()) counters_.emplace(defs, options_);
+    dropped_ = defs.dropped_records;
   }
   void write(record_span<api_record> r) override { stats_->add(r); }
   void write(record_span<kernel_dispatch_record> r) override {
@@ -64,7 +65,11 @@ class summary_writer final : public writer {
     const std::string indent = to_stream ? "    " : "";
     const std::string counter_table =
         with_counters ? render_counter_table(counters_->rows(), indent) : std::string();
-    const auto text = render_summary(*stats_, options_, indent, &error, counter_table);
+    auto text = render_summary(*stats_, options_, indent, &error, counter_table);
+    // The totals above miss what was lost before it reached the trace: say how much.
+    if (dropped_ != 0)
+      text += (to_stream ? "    " : "") + std::to_string(dropped_) +
+              " records were dropped and are not counted above\n";
     if (to_stream) {
       std::FILE* stream = dest == "stdout" ? stdout : stderr;
       std::fwrite(text.data(), 1, text.size(), stream);
@@ -82,6 +87,7 @@ class summary_writer final : public writer {
   output_options options_;
   std::optional<trace_stats> stats_;
   std::optional<counter_stats> counters_;  // when the run collected counters
+  uint64_t dropped_ = 0;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "fork_guard.hpp"
 #include "guarded.hpp"
 
 namespace rocprof::core {
@@ -49,9 +50,12 @@ struct agent_table {
   uint32_t gpu_count = 0;
 };
 
+// Queried at finalization too: made without a lock, its lock held across fork()
+// (fork_guard.hpp).
+std::atomic<agent_table*> g_agent_table{nullptr};
+
 agent_table& table() {
-  static auto* t = new agent_table();
-  return *t;
+  return lazily_made(g_agent_table, [](agent_table& t) { guard_across_fork(t.mutex); });
 }
 
 // "0-3,8-11" -> (count, lowest id)

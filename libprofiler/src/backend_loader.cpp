@@ -11,6 +11,7 @@
 #include "backend_scan.hpp"
 #include "context.hpp"
 #include "dispatch.hpp"
+#include "fork_guard.hpp"
 #include "guarded.hpp"
 #include "registration.hpp"
 #include "rocprofiler-sdk/rocprofiler.h"
@@ -41,9 +42,11 @@ struct registry {
   bool scanned = false;  // the manifests of the backend directory were read
 };
 
+// Made without a lock, its lock held across fork() (fork_guard.hpp).
+std::atomic<registry*> g_registry{nullptr};
+
 registry& backends() {
-  static auto* r = new registry();
-  return *r;
+  return lazily_made(g_registry, [](registry& r) { guard_across_fork(r.mutex); });
 }
 
 // Kinds the core records itself (the host backend's markers; the code-object service, which

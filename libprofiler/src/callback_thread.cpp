@@ -1,6 +1,7 @@
 #include "callback_thread.hpp"
 
 #include <pthread.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <system_error>
 
 #include "buffer.hpp"
+#include "fork_guard.hpp"
 #include "guarded.hpp"
 #include "registration.hpp"
 #include "rocprofiler-sdk/internal_threading.h"
@@ -87,14 +89,21 @@ std::mutex g_create_mutex;
 
 // The delivery thread of t, started; nullptr (nothing started) when the system has no thread
 // or no memory for it: the caller reports a status instead of letting the exception out.
+// It blocks every signal: a process-directed signal goes to an application thread, never to a
+// delivery thread (a tool's handler that waits for the buffers to be flushed would otherwise
+// wait for itself).
 std::thread* start_worker(callback_thread* t) {
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  std::thread* worker = nullptr;
   try {
-    return new std::thread(thread_main, t);
+    worker = new std::thread(thread_main, t);
   } catch (const std::system_error&) {
-    return nullptr;
   } catch (const std::bad_alloc&) {
-    return nullptr;
   }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return worker;
 }
 
 // Before a fork: wait until no delivery is in progress and keep new ones from starting (each
@@ -181,9 +190,13 @@ callback_thread* create_callback_thread() {
   std::lock_guard<std::mutex> lock(g_create_mutex);
   const uint32_t n = g_num_callback_threads.load();
   if (n >= max_callback_threads) return nullptr;
-  static const int registered =
-      pthread_atfork(quiesce_before_fork, resume_after_fork_in_parent, restart_after_fork);
-  (void)registered;
+  // Under g_create_mutex, so no static guard: registered with the first thread.
+  static bool registered = false;
+  if (!registered) {
+    guard_across_fork(g_hooks_mutex);
+    pthread_atfork(quiesce_before_fork, resume_after_fork_in_parent, restart_after_fork);
+    registered = true;
+  }
   // Owned here until the thread runs: a failure (no memory, no thread to be had) leaves no
   // half-made entry in the table, and a later call may try again.
   std::unique_ptr<callback_thread> t{new (std::nothrow) callback_thread()};

@@ -1,9 +1,12 @@
 #include "intern.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_set>
+
+#include "fork_guard.hpp"
 
 namespace rocprof::core {
 namespace {
@@ -13,10 +16,13 @@ struct global_table {
   std::unordered_set<std::string> strings;  // node-based: c_str() never moves
 };
 
+// Leaked on purpose: records hold these pointers until the very end of the process. Made
+// without a lock, and its lock is held across fork() (fork_guard.hpp): a child never finds it
+// taken by a thread that did not come along.
+std::atomic<global_table*> g_table{nullptr};
+
 global_table& table() {
-  // Leaked on purpose: records hold these pointers until the very end of the process.
-  static global_table* t = new global_table();
-  return *t;
+  return lazily_made(g_table, [](global_table& t) { guard_across_fork(t.mutex); });
 }
 
 }  // namespace

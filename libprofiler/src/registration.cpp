@@ -19,6 +19,7 @@
 #include "buffer.hpp"
 #include "callback_thread.hpp"
 #include "context.hpp"
+#include "fork_guard.hpp"
 #include "guarded.hpp"
 #include "rocprofiler-sdk/registration.h"
 
@@ -203,7 +204,10 @@ bool run_initialization(configure_fn forced) {
 }
 
 // ROCPROFILER_LIBRARY_CTOR=1: initialise while the library loads instead of on first use.
+// The registration locks are held across fork() (fork_guard.hpp): finalization takes them.
 __attribute__((constructor)) void initialize_from_constructor() {
+  guard_across_fork(g_init_mutex);
+  guard_across_fork(g_tools_mutex);
   const char* env = std::getenv("ROCPROFILER_LIBRARY_CTOR");
   if (env != nullptr && (std::strcmp(env, "1") == 0 || std::strcmp(env, "true") == 0))
     run_initialization(nullptr);
@@ -223,9 +227,12 @@ uint32_t current_tool() {
   return g_current_tool.load();
 }
 
+// Taken by context start/stop (application threads' pause/resume, the collection-period
+// thread) and at finalization: held across fork() (fork_guard.hpp).
+std::atomic<std::recursive_mutex*> g_config_mutex{nullptr};
+
 std::recursive_mutex& config_mutex() {
-  static auto* m = new std::recursive_mutex();
-  return *m;
+  return lazily_made(g_config_mutex, [](std::recursive_mutex& m) { guard_across_fork(m); });
 }
 
 bool finalizing() {

@@ -20,9 +20,15 @@ uint64_t os_thread_id() {
   return static_cast<uint64_t>(syscall(SYS_gettid));
 }
 
-// A forked child keeps the forking thread's state but gets a new thread id.
+// A forked child keeps the forking thread's state but gets a new thread id. Registered when
+// the library loads (a function-local static's guard, taken by a thread's first record, could
+// be copied into a forked child half-way).
 void refresh_tid_after_fork() {
   if (t_thread_state != nullptr) t_thread_state->tid = os_thread_id();
+}
+
+__attribute__((constructor)) void register_tid_refresh() {
+  pthread_atfork(nullptr, nullptr, refresh_tid_after_fork);
 }
 
 struct exit_guard {
@@ -42,8 +48,6 @@ struct exit_guard {
 
 thread_state* create_thread_state() {
   if (t_exited) return nullptr;
-  static const int registered = pthread_atfork(nullptr, nullptr, refresh_tid_after_fork);
-  (void)registered;
   // Owned here until complete: if an allocation fails, the caller's C-boundary guard reports
   // it, nothing leaks, and the thread's next call tries again.
   std::unique_ptr<thread_state> st{new thread_state()};

@@ -8,10 +8,12 @@
 // shared, so it takes a mutex (section calls are rare; ranges take no lock here).
 // No exception reaches Kokkos: the ROCTx calls never throw, and the section calls (which
 // allocate) run through the C-boundary guard.
+#include <pthread.h>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
 #include <deque>
 #include <mutex>
 #include <string>
@@ -40,6 +42,13 @@ struct section {
 
 std::mutex sections_mutex;
 std::deque<section> sections;  // index = Kokkos section id; deque keeps references stable
+
+// Held across fork() so that a forked child never finds it taken by a thread that did not come
+// along, nor the sections half-changed (registration only, when the library loads).
+__attribute__((constructor)) void guard_sections_across_fork() {
+  pthread_atfork([] { sections_mutex.lock(); }, [] { sections_mutex.unlock(); },
+                 [] { sections_mutex.unlock(); });
+}
 
 bool env_flag(const char* name) {
   const char* value = std::getenv(name);

@@ -102,6 +102,7 @@ trace::string_id definitions_builder::intern(std::string_view text) {
   const auto id = static_cast<trace::string_id>(defs_.strings.size());
   defs_.strings.emplace_back(text);
   string_ids_.emplace(std::string(text), id);
+  if (journal_) journal_->define_string(id, text);
   return id;
 }
 
@@ -116,10 +117,12 @@ void definitions_builder::observe_thread(int64_t tid, uint64_t start_ns, uint64_
   }
   auto& info = defs_.threads[found->second];
   widen_thread_window(info.start_ns, info.end_ns, start_ns, end_ns);
+  if (journal_) journal_->observe_thread(tid, start_ns, end_ns);
 }
 
 void definitions_builder::name_thread(int64_t tid, std::string_view name) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (journal_) journal_->name_thread(tid, name);
   auto found = thread_index_.find(tid);
   if (found == thread_index_.end()) {
     trace::thread_info info;
@@ -144,27 +147,32 @@ void definitions_builder::add_agent(trace::agent_info agent) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& known : defs_.agents)
     if (known.id == agent.id) return;
+  if (journal_) journal_->define_agent(agent);
   defs_.agents.push_back(std::move(agent));
 }
 
 void definitions_builder::add_code_object(trace::code_object_info code_object) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (journal_) journal_->define_code_object(code_object);
   defs_.code_objects.push_back(std::move(code_object));
 }
 
 void definitions_builder::add_kernel_symbol(trace::kernel_symbol_info symbol) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (journal_) journal_->define_kernel_symbol(symbol);
   defs_.kernel_symbols.push_back(std::move(symbol));
 }
 
 void definitions_builder::add_counter(trace::counter_info counter) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (journal_) journal_->define_counter(counter);
   defs_.counters.push_back(std::move(counter));
 }
 
 void definitions_builder::add_dropped(uint64_t count) {
   std::lock_guard<std::mutex> lock(mutex_);
   defs_.dropped_records += count;
+  if (journal_) journal_->add_dropped(count);
 }
 
 uint64_t definitions_builder::dropped() const {
@@ -223,6 +231,28 @@ void definitions_builder::set_tool_times(uint64_t init_ns, uint64_t fini_ns) {
 void definitions_builder::set_config_json(std::string json) {
   std::lock_guard<std::mutex> lock(mutex_);
   defs_.process.config_json = std::move(json);
+}
+
+void definitions_builder::attach_journal(trace::journal_writer* journal) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  journal_ = journal;
+  if (journal == nullptr) return;
+  journal->define_process(defs_.process, defs_.node);
+  for (size_t id = 1; id < defs_.strings.size(); ++id)
+    journal->define_string(static_cast<trace::string_id>(id), defs_.strings[id]);
+  for (const auto& t : defs_.threads) {
+    if (!t.name.empty()) journal->name_thread(t.tid, t.name);
+    journal->observe_thread(t.tid, t.start_ns, t.end_ns);
+  }
+  for (const auto& a : defs_.agents)
+    journal->define_agent(a);
+  for (const auto& c : defs_.code_objects)
+    journal->define_code_object(c);
+  for (const auto& k : defs_.kernel_symbols)
+    journal->define_kernel_symbol(k);
+  for (const auto& c : defs_.counters)
+    journal->define_counter(c);
+  journal->add_dropped(defs_.dropped_records);
 }
 
 trace::trace_definitions definitions_builder::snapshot() const {

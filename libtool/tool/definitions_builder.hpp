@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rocprof/trace/journal.hpp"
 #include "rocprof/trace/model.hpp"
 
 namespace rocprof::tool {
@@ -55,11 +56,16 @@ class definitions_builder {
   // A forked child starts clean: forget everything recorded by the parent.
   void reset();
 
+  // From now on every definition also goes to `journal` (which must outlive this object's use
+  // of it), starting with everything known so far.
+  void attach_journal(trace::journal_writer* journal);
+
  private:
   mutable std::mutex mutex_;
   trace::trace_definitions defs_;
   std::unordered_map<std::string, trace::string_id> string_ids_;
-  std::map<int64_t, size_t> thread_index_;  // tid -> index in defs_.threads
+  std::map<int64_t, size_t> thread_index_;    // tid -> index in defs_.threads
+  trace::journal_writer* journal_ = nullptr;  // guarded by mutex_ (lock order: this, journal)
 };
 
 // The node identity (uname, /etc/machine-id) as the rocpd writer expects it.

@@ -1,12 +1,10 @@
 #include "lifecycle.hpp"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <unistd.h>
 
-#include <array>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -15,41 +13,28 @@
 #include <new>
 #include <thread>
 
-#include "real_signal.hpp"
+#include "finalizer_channel.hpp"
 
-namespace rocprof::tool {
-
-int real_sigaction(int signo, const struct sigaction* action, struct sigaction* previous) {
-  using sigaction_fn = int (*)(int, const struct sigaction*, struct sigaction*);
-  // RTLD_NEXT from here skips the tool's exported sigaction() and finds the C library's.
-  static const auto real = reinterpret_cast<sigaction_fn>(dlsym(RTLD_NEXT, "sigaction"));
-  if (real == nullptr) return -1;
-  return real(signo, action, previous);
-}
-
-namespace lifecycle {
+namespace rocprof::tool::lifecycle {
 namespace {
-
-constexpr std::array<int, 5> handled_signals{SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGABRT};
-constexpr int signal_slots = 65;
-// How long a signal handler waits for the outputs before letting the signal proceed anyway
-// (a thread interrupted while holding a lock the writers need must not hang the process).
-constexpr int finalize_wait_ms = 60000;
 
 callback finalize_fn = nullptr;
 callback reset_fn = nullptr;
-std::atomic<bool> handlers_installed{false};
-std::array<struct sigaction, signal_slots> chained{};  // the application's actions
+callback fault_fn = nullptr;
 
 // Finalize-once state. `state`: 0 not started, 1 running, 2 done.
 std::mutex finalize_mutex;
 std::condition_variable finalize_done;
 int state = 0;
+std::atomic<pid_t> finalizing_tid{0};  // the thread running finalize: it must not wait for itself
+std::atomic<int> deferred_signal{0};   // a stop signal that arrived on that thread
 
-// Signal hand-off: request pipe (handler -> finalizer thread), done pipe (thread -> handler).
+// Handler -> thread: a request (one int). Thread -> handlers: the write end of the done pipe
+// is closed when the request is served, which wakes every waiter at once.
 int request_pipe[2] = {-1, -1};
-std::atomic<pid_t> finalizer_tid{0};  // a signal raised on that thread must not wait for itself
 int done_pipe[2] = {-1, -1};
+std::atomic<pid_t> finalizer_tid{0};
+std::atomic<bool> requested{false};
 
 void close_pipes() {
   for (int* fds : {request_pipe, done_pipe}) {
@@ -62,16 +47,18 @@ void close_pipes() {
 
 void finalizer_thread_main() {
   finalizer_tid.store(::gettid());
-  for (;;) {
-    int signo = 0;
-    ssize_t n = ::read(request_pipe[0], &signo, sizeof(signo));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
+  int what = 0;
+  ssize_t n;
+  do {
+    n = ::read(request_pipe[0], &what, sizeof(what));
+  } while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(sizeof(what))) return;
+  if (what == detail::fault_flush_request && fault_fn != nullptr)
+    fault_fn();
+  else
     finalize_once();
-    const char done = 1;
-    while (::write(done_pipe[1], &done, 1) < 0 && errno == EINTR) {
-    }
-  }
+  ::close(done_pipe[1]);
+  done_pipe[1] = -1;
 }
 
 void start_finalizer_thread() {
@@ -91,60 +78,6 @@ void start_finalizer_thread() {
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
-void run_chained(int signo, siginfo_t* info, void* context) {
-  const struct sigaction& user = chained[static_cast<size_t>(signo)];
-  if ((user.sa_flags & SA_SIGINFO) != 0) {
-    if (user.sa_sigaction != nullptr) user.sa_sigaction(signo, info, context);
-  } else if (user.sa_handler != SIG_DFL && user.sa_handler != SIG_IGN &&
-             user.sa_handler != nullptr) {
-    user.sa_handler(signo);
-  }
-}
-
-void on_signal(int signo, siginfo_t* info, void* context) {
-  const int saved_errno = errno;
-  if (request_pipe[1] >= 0 && finalizer_tid.load() != ::gettid()) {
-    // Async-signal-safe only: write(), poll(), read().
-    ssize_t n;
-    do {
-      n = ::write(request_pipe[1], &signo, sizeof(signo));
-    } while (n < 0 && errno == EINTR);
-    if (n == static_cast<ssize_t>(sizeof(signo))) {
-      struct pollfd waiter {};
-      waiter.fd = done_pipe[0];
-      waiter.events = POLLIN;
-      int ready;
-      do {
-        ready = ::poll(&waiter, 1, finalize_wait_ms);
-      } while (ready < 0 && errno == EINTR);
-      char done = 0;
-      if (ready > 0) (void)::read(done_pipe[0], &done, 1);
-    }
-  }
-  run_chained(signo, info, context);
-  // Re-raise with the default action: it is delivered when this handler returns (the signal is
-  // blocked while it runs), so the process ends the way it would have without us.
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  sigemptyset(&dfl.sa_mask);
-  real_sigaction(signo, &dfl, nullptr);
-  errno = saved_errno;
-  ::raise(signo);
-}
-
-void install_signal_handlers() {
-  for (int signo : handled_signals) {
-    struct sigaction ours {};
-    ours.sa_sigaction = on_signal;
-    ours.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NOCLDSTOP;
-    sigemptyset(&ours.sa_mask);
-    struct sigaction previous {};
-    if (real_sigaction(signo, &ours, &previous) == 0)
-      chained[static_cast<size_t>(signo)] = previous;
-  }
-  handlers_installed.store(true);
-}
-
 void at_exit() {
   finalize_once();
 }
@@ -153,22 +86,56 @@ void after_fork_in_child() {
   // The parent's finalizer thread and any finalization in progress do not exist here, and a
   // lock one of them held would stay locked: a fresh one.
   new (&finalize_mutex) std::mutex();
+  new (&finalize_done) std::condition_variable();
   state = 0;
+  finalizing_tid.store(0);
+  deferred_signal.store(0);
+  finalizer_tid.store(0);
+  requested.store(false);
   close_pipes();
+  detail::reset_signal_state_after_fork();
   if (reset_fn != nullptr) reset_fn();
-  if (handlers_installed.load()) start_finalizer_thread();
+  if (detail::handlers_installed()) start_finalizer_thread();
 }
 
 }  // namespace
 
-void install(callback finalize, callback reset_after_fork, bool signal_handlers) {
+namespace detail {
+
+wait_result request_and_wait(request what, int timeout_ms) {
+  const pid_t self = ::gettid();
+  if (self == finalizing_tid.load()) return wait_result::finalizing;
+  if (request_pipe[1] < 0 || self == finalizer_tid.load()) return wait_result::no_thread;
+  if (!requested.exchange(true)) {
+    const int code = what;
+    ssize_t n;
+    do {
+      n = ::write(request_pipe[1], &code, sizeof(code));
+    } while (n < 0 && errno == EINTR);
+    if (n != static_cast<ssize_t>(sizeof(code))) return wait_result::no_thread;
+  }
+  struct pollfd waiter {};
+  waiter.fd = done_pipe[0];
+  waiter.events = POLLIN;
+  int ready;
+  do {
+    ready = ::poll(&waiter, 1, timeout_ms);
+  } while (ready < 0 && errno == EINTR);
+  return wait_result::waited;
+}
+
+}  // namespace detail
+
+void install(callback finalize, callback reset_after_fork, bool signal_handlers,
+             callback flush_for_fault) {
   finalize_fn = finalize;
   reset_fn = reset_after_fork;
+  fault_fn = flush_for_fault;
   std::atexit(at_exit);
   pthread_atfork(nullptr, nullptr, after_fork_in_child);
   if (signal_handlers) {
     start_finalizer_thread();
-    install_signal_handlers();
+    detail::install_signal_handlers();
   }
 }
 
@@ -181,6 +148,7 @@ void finalize_once() {
       return;
     }
     state = 1;
+    finalizing_tid.store(::gettid());
   }
   if (finalize_fn != nullptr) finalize_fn();
   {
@@ -188,24 +156,23 @@ void finalize_once() {
     state = 2;
   }
   finalize_done.notify_all();
+  // A signal that came while this thread wrote the outputs ends the process now that they are
+  // complete.
+  if (const int signo = deferred_signal.exchange(0)) detail::deferred_stop_signal(signo);
 }
+
+namespace detail {
+
+void defer_stop_signal(int signo) {
+  int expected = 0;
+  deferred_signal.compare_exchange_strong(expected, signo);
+}
+
+}  // namespace detail
 
 bool finalized() {
   std::lock_guard<std::mutex> lock(finalize_mutex);
   return state == 2;
 }
 
-bool is_handled(int signo) {
-  if (!handlers_installed.load()) return false;
-  for (int s : handled_signals)
-    if (s == signo) return true;
-  return false;
-}
-
-struct sigaction* chained_action(int signo) {
-  if (signo <= 0 || signo >= signal_slots) return nullptr;
-  return &chained[static_cast<size_t>(signo)];
-}
-
-}  // namespace lifecycle
-}  // namespace rocprof::tool
+}  // namespace rocprof::tool::lifecycle

@@ -1,29 +1,18 @@
 #include "output_stage.hpp"
 
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
 #include <memory>
 
 #include "record_spool.hpp"
 #include "rocprof/common/placeholders.hpp"
 #include "rocprof/config/schema.hpp"
-#include "rocprof/trace/writer_registry.hpp"
+#include "rocprof/trace/staged_file.hpp"
 
 namespace rocprof::tool {
 namespace {
-
-void make_directories(const std::string& path) {
-  for (size_t pos = 1; pos <= path.size(); ++pos) {
-    if (pos == path.size() || path[pos] == '/') ::mkdir(path.substr(0, pos).c_str(), 0755);
-  }
-}
-
-std::string parent_directory(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash);
-}
 
 trace::agent_index_mode agent_index_from(const std::string& text) {
   if (text == "absolute") return trace::agent_index_mode::absolute;
@@ -76,64 +65,28 @@ trace::output_options make_output_options(const config::tool_settings& settings)
   return options;
 }
 
-std::string write_period_log(const config::tool_settings& settings,
-                             const std::vector<period_window>& windows) {
-  const auto options = make_output_options(settings);
-  const std::string path = options.path_for("collection_periods", "log");
-  make_directories(parent_directory(path));
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << format_period_log(windows);
-  out.close();
-  return out ? std::string() : "cannot write the collection periods log '" + path + "'";
+trace::output_plan make_output_plan(const config::tool_settings& settings) {
+  trace::output_plan plan;
+  plan.options = make_output_options(settings);
+  plan.minimum_output_bytes = settings.minimum_output_bytes;
+  if (settings.benchmark_mode.empty()) plan.writers = requested_writers(settings);
+  return plan;
 }
 
-output_report write_outputs(const config::tool_settings& settings,
-                            const trace::trace_definitions& defs, record_spool& spool) {
-  output_report report;
-  if (!settings.benchmark_mode.empty()) {  // every benchmark mode suppresses all output
-    report.skipped = true;
-    return report;
+std::string write_period_log(const trace::output_options& options,
+                             const std::vector<period_window>& windows) {
+  const std::string path = options.path_for("collection_periods", "log");
+  trace::staged_file file;
+  if (!file.create(path)) return "cannot write the collection periods log: " + file.error();
+  const std::string text = format_period_log(windows);
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(file.fd(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return "cannot write the collection periods log '" + path + "'";
+    done += static_cast<size_t>(n);
   }
-  const auto options = make_output_options(settings);
-  const uint64_t records = spool.total_records();
-  // rocprofv3 writes trace outputs only when some domain has data and the recorded bytes reach
-  // --minimum-output-data; the config file is written regardless.
-  const uint64_t bytes = records * sizeof(trace::api_record);  // approximate: records are similar
-  const bool enough = records > 0 && bytes >= settings.minimum_output_bytes;
-
-  std::vector<std::unique_ptr<trace::writer>> owned;
-  std::vector<trace::writer*> writers;
-  std::vector<std::string> names;  // parallel to owned
-  for (const auto& name : requested_writers(settings)) {
-    if (!enough && name != "config") {
-      report.skipped = true;
-      continue;
-    }
-    std::string error;
-    auto made = trace::make_writer(name, options, &error);
-    if (!made) {
-      report.errors.push_back("output format '" + name + "': " + error);
-      continue;
-    }
-    writers.push_back(made.get());
-    owned.push_back(std::move(made));
-    names.push_back(name);
-  }
-  if (writers.empty()) return report;
-
-  make_directories(parent_directory(options.path_for("x", "y")));
-  for (auto* out : writers)
-    out->begin(defs);
-  if (enough) spool.replay(writers);
-  for (size_t i = 0; i < owned.size(); ++i) {
-    std::string error = owned[i]->finish();
-    if (error.empty())
-      report.written.push_back(names[i]);
-    else
-      report.errors.push_back(error);
-  }
-  if (!spool.last_error().empty()) report.errors.push_back(spool.last_error());
-  return report;
+  const std::string error = file.commit();
+  return error.empty() ? std::string() : "cannot write the collection periods log: " + error;
 }
 
 }  // namespace rocprof::tool

@@ -9,11 +9,10 @@
 #include "collection_period_log.hpp"
 #include "rocprof/config/tool_settings.hpp"
 #include "rocprof/trace/model.hpp"
+#include "rocprof/trace/output_plan.hpp"
 #include "rocprof/trace/writer.hpp"
 
 namespace rocprof::tool {
-
-class record_spool;
 
 // The writer names (make_writer names) the settings ask for, in generation order: "config"
 // first (--output-config), then the formats of ROCPROF_OUTPUT_FORMAT (their schema words; the
@@ -28,19 +27,15 @@ trace::output_options make_output_options(const config::tool_settings& settings)
 // rocprofv3's 70 `config` keys in its order, then this tool's own (config_json.cpp).
 std::string settings_to_json(const config::tool_settings& settings);
 
-struct output_report {
-  std::vector<std::string> written;  // writer names that finished without error
-  std::vector<std::string> errors;   // one line each
-  bool skipped = false;              // nothing recorded, or below --minimum-output-data
-};
+using output_report = trace::output_report;
 
-// Writes <prefix>_collection_periods.log (ROCPROF_COLLECTION_PERIOD_TESTING); returns an error
-// line, or an empty string.
-std::string write_period_log(const config::tool_settings& settings,
+// What this process writes: requested_writers() with make_output_options() and the minimum
+// output size; no writer at all in a benchmark mode (they suppress every output).
+trace::output_plan make_output_plan(const config::tool_settings& settings);
+
+// Writes <prefix>_collection_periods.log (ROCPROF_COLLECTION_PERIOD_TESTING) with the options'
+// prefix; returns an error line, or an empty string.
+std::string write_period_log(const trace::output_options& options,
                              const std::vector<period_window>& windows);
-
-// Runs every requested writer over the definitions and the spooled records.
-output_report write_outputs(const config::tool_settings& settings,
-                            const trace::trace_definitions& defs, record_spool& spool);
 
 }  // namespace rocprof::tool

@@ -26,9 +26,7 @@ void record_batch::drop_before(uint64_t epoch_ns) {
 }
 
 void record_batch::append_to(record_spool& spool) const {
-  std::apply(
-      [&spool](const auto&... vectors) { (spool.append(vectors.data(), vectors.size()), ...); },
-      records_);
+  append_to_sink(spool);
 }
 
 size_t record_batch::total() const {

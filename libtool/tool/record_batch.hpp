@@ -31,6 +31,13 @@ class record_batch {
 
   // Appends every kind's records to the spool, kind by kind (empty kinds cost nothing there).
   void append_to(record_spool& spool) const;
+  // The same to any sink with a `void append(const T* records, size_t count)` per kind.
+  template <typename Sink>
+  void append_to_sink(Sink& sink) const {
+    std::apply(
+        [&sink](const auto&... vectors) { (sink.append(vectors.data(), vectors.size()), ...); },
+        records_);
+  }
 
   // Records of every kind held.
   size_t total() const;

@@ -399,7 +399,7 @@ trace::string_id kernel_region(tool_state& tool, trace::correlation& corr) {
 void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, size_t count,
                      uint64_t drop_count) {
   if (drop_count != 0) tool.defs->add_dropped(drop_count);
-  if (tool.finished.load(std::memory_order_acquire) || tool.spool == nullptr) return;
+  if (tool.finished.load(std::memory_order_acquire) || tool.store == nullptr) return;
   auto& cache = thread_cache(tool);
   const int64_t this_pid = ::getpid();  // per batch: a forked child has its own
   batch out;
@@ -449,7 +449,7 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
   const uint64_t epoch = tool.epoch_ns.load(std::memory_order_acquire);
   if (epoch != 0) out.records.drop_before(epoch);
   out.threads.hand_to(*tool.defs);
-  out.records.append_to(*tool.spool);
+  tool.store->append(out.records);
 }
 
 }  // namespace rocprof::tool

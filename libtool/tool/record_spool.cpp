@@ -13,6 +13,8 @@
 #include <new>
 #include <utility>
 
+#include "rocprof/trace/output_plan.hpp"
+
 namespace rocprof::tool {
 namespace {
 
@@ -52,29 +54,6 @@ void make_directories(const std::string& path) {
   for (size_t pos = 1; pos <= path.size(); ++pos) {
     if (pos == path.size() || path[pos] == '/') ::mkdir(path.substr(0, pos).c_str(), 0755);
   }
-}
-
-template <typename T>
-void emit_typed(const unsigned char* bytes, size_t count, const std::vector<trace::writer*>& outs) {
-  // Copy into typed storage: the byte buffers carry no alignment or type guarantee.
-  std::vector<T> typed(count);
-  std::memcpy(static_cast<void*>(typed.data()), bytes, count * sizeof(T));
-  for (auto* out : outs)
-    out->write(trace::make_span(typed));
-}
-
-// emit_typed<T> of every kind, indexed by kind: the list in model.hpp is the only place that
-// names the kinds.
-using emit_function = void (*)(const unsigned char*, size_t, const std::vector<trace::writer*>&);
-template <typename... Ts>
-constexpr std::array<emit_function, sizeof...(Ts)> emitters_of(trace::type_list<Ts...>) {
-  return {&emit_typed<Ts>...};
-}
-constexpr auto emitters = emitters_of(trace::record_types{});
-
-void emit(trace::record_kind kind, const unsigned char* bytes, size_t count,
-          const std::vector<trace::writer*>& outs) {
-  emitters[static_cast<size_t>(kind)](bytes, count, outs);
 }
 
 }  // namespace
@@ -204,7 +183,8 @@ void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_
           consumed = spilled_bytes_;
           break;
         }
-        emit(static_cast<trace::record_kind>(header.kind), read_back.data(), n, outs);
+        trace::write_record_bytes(static_cast<trace::record_kind>(header.kind), read_back.data(), n,
+                                  outs);
         left -= n;
       }
     }
@@ -216,7 +196,7 @@ void record_spool::replay(const std::vector<trace::writer*>& outs, size_t batch_
       const size_t count = c.used / size;
       for (size_t first = 0; first < count; first += batch_records) {
         const size_t n = count - first < batch_records ? count - first : batch_records;
-        emit(kind, c.data.get() + first * size, n, outs);
+        trace::write_record_bytes(kind, c.data.get() + first * size, n, outs);
       }
     }
   }

@@ -14,6 +14,8 @@
 // rocprofv3: 16 pages with a 15-page watermark, LOSSLESS, one dedicated callback thread each;
 // rows naming the same shared buffer (HSA, HIP, CUDA API) share one, every other kind has its
 // own.
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -291,11 +293,16 @@ int configure_services(tool_state& tool) {
     start_counting(tool);
   }
   if (!s.collection_periods.empty()) {
+    // Signals go to the application's threads, not to this one.
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
     try {
       std::thread(run_collection_periods, &tool).detach();
     } catch (...) {
       std::fprintf(stderr, "rocprofv3: cannot start the collection-period thread\n");
     }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   }
   return 0;
 }

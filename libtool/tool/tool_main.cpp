@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,6 @@ uint64_t now_ns() {
   return ts;
 }
 
-std::string spill_directory(const config::tool_settings& settings) {
-  if (!settings.tmp_directory.empty()) return settings.tmp_directory;
-  return make_output_options(settings).output_directory;
-}
-
 void finalize() {
   auto& tool = state();
   drain_services(tool);
@@ -47,17 +43,35 @@ void finalize() {
   if (defs.dropped_records != 0)
     std::fprintf(stderr, "rocprofv3: %llu records were dropped\n",
                  static_cast<unsigned long long>(defs.dropped_records));
-  if (tool.spool == nullptr) return;
-  const auto result = write_outputs(tool.settings, defs, *tool.spool);
-  for (const auto& error : result.errors)
-    std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
-  if (tool.settings.collection_period_testing) {
-    const std::string error = write_period_log(tool.settings, tool.periods.windows());
-    if (!error.empty()) std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
-  }
+  if (tool.store == nullptr) return;
+  // Out of memory while writing (the process may be ending because memory ran out): what was
+  // begun is removed (staged files), and under the launcher the journal stays for it to write
+  // the outputs again.
+  const bool written = rocprof::c_boundary::guarded_or("writing the outputs", false, [&] {
+    const auto result = tool.store->write_outputs(defs);
+    for (const auto& error : result.errors)
+      std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
+    if (tool.settings.collection_period_testing) {
+      const std::string error =
+          write_period_log(tool.store->output_options(), tool.periods.windows());
+      if (!error.empty()) std::fprintf(stderr, "rocprofv3: %s\n", error.c_str());
+    }
+    return true;
+  });
   std::fflush(stderr);
   // Not destroyed: a callback thread may still be appending (it saw `finished` too late).
-  tool.spool->discard();
+  if (written || !tool.store->journaling()) tool.store->finish();
+}
+
+// A fatal fault: the process is going down. Under the launcher, what the buffers hold goes to
+// the journal and the launcher writes the outputs (less work in a damaged process); otherwise
+// the outputs are written here, as for a stop signal.
+void flush_for_fault() {
+  auto& tool = state();
+  if (tool.store != nullptr && tool.store->journaling())
+    drain_services(tool);
+  else
+    lifecycle::finalize_once();
 }
 
 void reset_after_fork() {
@@ -65,21 +79,24 @@ void reset_after_fork() {
   tool.generation.fetch_add(1, std::memory_order_acq_rel);
   tool.epoch_ns.store(now_ns(), std::memory_order_release);
   // A thread of the parent (a delivery thread converting records) may have held the lock of
-  // the definitions or of the spool at the fork, in the middle of a change; that thread does
-  // not exist here. The child abandons both objects instead of locking, clearing or
+  // the definitions or of the record store at the fork, in the middle of a change; that thread
+  // does not exist here. The child abandons both objects instead of locking, clearing or
   // destroying them (they stay reachable from `abandoned`, never destroyed, so leak checkers
-  // stay quiet) and starts with new ones.
+  // stay quiet) and starts with new ones: its own claim on output names, its own journal.
   static auto* abandoned = new std::vector<void*>();
   abandoned->push_back(tool.defs.release());
   tool.defs = std::make_unique<definitions_builder>();
   tool.defs->capture_process_identity();
   tool.defs->set_config_json(settings_to_json(tool.settings));
   tool.defs->set_tool_times(now_ns(), 0);
-  if (tool.spool != nullptr) {
-    tool.spool->abandon_in_forked_child();
-    abandoned->push_back(tool.spool.release());
-    tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
+  if (tool.store != nullptr) {
+    tool.store->abandon_in_forked_child();
+    abandoned->push_back(tool.store.release());
+    tool.store = std::make_unique<record_store>(tool.settings, *tool.defs, spool_budget_bytes);
   }
+  // The collection-period thread did not come along; its log's lock may be held: a fresh log
+  // (the old one's memory is left alone).
+  new (&tool.periods) period_log();
   tool.finished.store(false, std::memory_order_release);
 }
 
@@ -97,7 +114,7 @@ int tool_initialize(rocprofiler_client_finalize_t, void* data) {
   const int status = configure_services(tool);
   // After the services: GPU agents exist once a context configured a kind their backend serves.
   collect_agents(tool);
-  lifecycle::install(finalize, reset_after_fork, tool.settings.signal_handlers);
+  lifecycle::install(finalize, reset_after_fork, tool.settings.signal_handlers, flush_for_fault);
   return status;
 }
 
@@ -122,7 +139,7 @@ rocprofiler_tool_configure_result_t* configure_tool() {
   tool.defs->set_tool_times(now_ns(), 0);
   tool.defs->capture_process_identity();
   tool.defs->set_config_json(settings_to_json(tool.settings));
-  tool.spool = std::make_unique<record_spool>(spool_budget_bytes, spill_directory(tool.settings));
+  tool.store = std::make_unique<record_store>(tool.settings, *tool.defs, spool_budget_bytes);
   if (tool.settings.traces("kokkos_trace")) bridge_kokkos_environment();
   static rocprofiler_tool_configure_result_t configured{sizeof(rocprofiler_tool_configure_result_t),
                                                         tool_initialize, tool_finalize, &state()};

@@ -12,7 +12,7 @@
 
 #include "collection_period_log.hpp"
 #include "definitions_builder.hpp"
-#include "record_spool.hpp"
+#include "record_store.hpp"
 #include "rocprof/config/tool_settings.hpp"
 
 namespace rocprof::tool {
@@ -23,7 +23,7 @@ struct tool_state {
   config::tool_settings settings;
   // Pointers, so that a forked child can abandon the parent's (see reset_after_fork).
   std::unique_ptr<definitions_builder> defs = std::make_unique<definitions_builder>();
-  std::unique_ptr<record_spool> spool;
+  std::unique_ptr<record_store> store;
 
   rocprofiler_context_id_t main_context{};         // every buffer-traced domain
   rocprofiler_context_id_t control_context{};      // pause/resume, thread names (always on)

@@ -12,6 +12,7 @@
 #include "mpi_ranks.hpp"
 #include "output_directory.hpp"
 #include "passes.hpp"
+#include "recovery.hpp"
 #include "rocprof/common/version.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
@@ -163,7 +164,15 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
       err << "rocprofv3: warning: " << warning << "\n";
 
     int status = 0;
-    for (const auto& ready : prepared) {
+    // For the whole run: signals are relayed to the application while it runs, and do not
+    // interrupt rocprofv3 while it writes recovered outputs.
+    const signal_relay relay;
+    recovery_registry registry;
+    if (!echo) {
+      std::string error;
+      if (!registry.create(&error)) err << "rocprofv3: warning: " << error << "\n";
+    }
+    for (auto& ready : prepared) {
       const std::string log_level = ready.source->config.text("log_level").value_or("");
       const std::string label = ready.source->sub_directory.empty()
                                     ? std::string()
@@ -187,8 +196,19 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
         out << "command: " << quoted_list(line.app) << "\n";
         continue;
       }
+      // The tool registers each process's record journal with us, so that the outputs of a
+      // process that dies without writing them are written here. Not with
+      // --disable-signal-handlers: the user keeps the profiler out of how the application ends.
+      const bool recover =
+          !registry.path().empty() && !ready.source->config.flag("disable_signal_handlers");
+      if (recover)
+        ready.full[std::string(config::option("recovery_registry").env)] = registry.path();
       const launch_result result = launch(line.app, ready.full);
       if (result.exit_status != 0) status = result.exit_status;
+      if (recover && relay.stopped_at_once())
+        registry.discard(err);
+      else if (recover)
+        registry.recover(err, result.pid, result.wait_status);
       if (result.interrupted) break;  // the user stopped the run: no further passes
     }
     return status;

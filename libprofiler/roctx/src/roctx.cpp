@@ -37,8 +37,8 @@ Fn lookup(const char* name) {
   return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
 }
 
-const core_entry_points* resolve() {
-  static core_entry_points e;
+// Fills `e` from the core's exported entries; false when there is no (complete) core.
+bool resolve_into(core_entry_points& e) {
   e.push = lookup<rocprof_marker_push_fn_t>("rocprof_marker_push");
   e.pop = lookup<rocprof_marker_pop_fn_t>("rocprof_marker_pop");
   e.start = lookup<rocprof_marker_start_fn_t>("rocprof_marker_start");
@@ -48,22 +48,41 @@ const core_entry_points* resolve() {
   e.name_object = lookup<rocprof_marker_name_object_fn_t>("rocprof_marker_name_object");
   e.pause = lookup<rocprof_marker_control_fn_t>("rocprof_marker_pause");
   e.resume = lookup<rocprof_marker_control_fn_t>("rocprof_marker_resume");
-  const bool complete = e.push != nullptr && e.pop != nullptr && e.start != nullptr &&
-                        e.stop != nullptr && e.mark != nullptr && e.name_thread != nullptr &&
-                        e.name_object != nullptr && e.pause != nullptr && e.resume != nullptr;
-  return complete ? &e : nullptr;
+  return e.push != nullptr && e.pop != nullptr && e.start != nullptr && e.stop != nullptr &&
+         e.mark != nullptr && e.name_thread != nullptr && e.name_object != nullptr &&
+         e.pause != nullptr && e.resume != nullptr;
 }
 
 // The core's entry points once resolved and complete; nullptr before that and without a core.
 std::atomic<const core_entry_points*> g_core{nullptr};
 
+// Resolution takes no lock (a function-local static's guard would be one): a fork() while
+// another thread was inside it left the child waiting for that guard forever. Racing first
+// callers each resolve; one publishes the table, the others use their own copy for that call.
+// Both of these are constant-initialized.
+core_entry_points g_table;
+enum resolution : int { unresolved, publishing, published, no_core };
+std::atomic<int> g_resolution{unresolved};
+
 const core_entry_points* resolve_once() {
-  static const core_entry_points* entry = [] {
-    const core_entry_points* found = resolve();
-    g_core.store(found, std::memory_order_release);
-    return found;
-  }();
-  return entry;
+  const int now = g_resolution.load(std::memory_order_acquire);
+  if (now == published) return &g_table;
+  if (now == no_core) return nullptr;
+  core_entry_points found;
+  const bool complete = resolve_into(found);
+  int expected = unresolved;
+  if (g_resolution.compare_exchange_strong(expected, publishing)) {
+    if (complete) {
+      g_table = found;
+      g_core.store(&g_table, std::memory_order_release);
+    }
+    g_resolution.store(complete ? published : no_core, std::memory_order_release);
+    return complete ? &g_table : nullptr;
+  }
+  if (!complete) return nullptr;
+  thread_local core_entry_points mine;  // trivial: no guard, no destructor
+  mine = found;
+  return &mine;
 }
 
 // nullptr: no profiler core in the process. Inline, so that a profiled call pays one load and
@@ -78,6 +97,12 @@ inline const core_entry_points* core() {
 thread_local int t_depth = 0;
 std::atomic<roctx_range_id_t> g_next_range_id{1};
 std::atomic<unsigned> g_fork_generation{0};
+
+// Registered when the library loads, not on first use: a function-local static's guard could be
+// copied into a forked child half-way.
+__attribute__((constructor)) void register_fork_generation() {
+  pthread_atfork(nullptr, nullptr, [] { g_fork_generation.fetch_add(1); });
+}
 
 using rocprof::c_boundary::guarded_call;
 using rocprof::c_boundary::guarded_or;
@@ -175,8 +200,6 @@ ROCTX_API uint32_t roctx_version_minor(void) {
 ROCTX_API int roctxGetThreadId(roctx_thread_id_t* tid) {
   return guarded_or(__func__, -1, [&] {
     // Cached per thread; a forked child bumps the generation so its thread asks the OS again.
-    static const int registered = pthread_atfork(nullptr, nullptr, [] { ++g_fork_generation; });
-    (void)registered;
     static thread_local roctx_thread_id_t cached = 0;
     static thread_local unsigned generation = 0;
     const unsigned now = g_fork_generation.load(std::memory_order_relaxed);

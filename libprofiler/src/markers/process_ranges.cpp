@@ -5,6 +5,7 @@
 
 #include "backend_loader.hpp"
 #include "clock.hpp"
+#include "fork_guard.hpp"
 #include "guarded.hpp"
 #include "marker_records.hpp"
 #include "rocprofiler-sdk/backend/markers.h"
@@ -23,9 +24,13 @@ struct process_range_slot {
 constexpr size_t process_slot_count = 8192;  // power of two
 constexpr size_t process_probe_limit = 64;
 
+struct process_range_table {
+  process_range_slot slots[process_slot_count];
+};
+std::atomic<process_range_table*> g_process_ranges{nullptr};
+
 process_range_slot* process_slots() {
-  static auto* slots = new process_range_slot[process_slot_count];
-  return slots;
+  return lazily_made(g_process_ranges, [](process_range_table&) {}).slots;
 }
 
 // Claims a free slot for `id` among the ones it may probe; nullptr when all are taken.

@@ -44,6 +44,10 @@ struct tool_settings {
   std::string output_path{option("output_directory").default_value};
   std::string output_file{option("output_file").default_value};
   std::string tmp_directory;
+  // ROCPROF_RECOVERY_REGISTRY, set by the rocprofv3 launcher: a directory where the process
+  // registers its record journal, so that the launcher can write the outputs of a process that
+  // died without finishing. Empty (the tool loaded without rocprofv3): no journal.
+  std::string recovery_registry;
   // Upper-case tokens (ROCPD CSV JSON PFTRACE OTF2), each once, in the order given.
   std::vector<std::string> output_formats = default_output_formats();
   bool output_config = false;

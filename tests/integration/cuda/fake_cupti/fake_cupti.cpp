@@ -6,6 +6,7 @@
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -140,8 +141,12 @@ FAKE_API CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t, CUpti_A
   *record = reinterpret_cast<CUpti_Activity*>(buffer + g_walk[next]);
   return CUPTI_SUCCESS;
 }
+// FAKE_CUPTI_DROPPED=N: the first completed buffer reports N dropped records (the drop-count
+// test); later ones none.
 FAKE_API CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size_t* n) {
-  *n = 0;
+  static std::atomic<bool> reported{false};
+  const char* dropped = std::getenv("FAKE_CUPTI_DROPPED");
+  *n = dropped != nullptr && !reported.exchange(true) ? std::strtoull(dropped, nullptr, 10) : 0;
   return CUPTI_SUCCESS;
 }
 FAKE_API CUptiResult cuptiActivityFlushAll(uint32_t) {
