@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -267,6 +268,30 @@ int32_t backend_operation_count(bool is_buffer_kind, uint32_t kind) {
     if (n > 0) return n;
   }
   return 0;
+}
+
+rocprofiler_status_t backend_iterate_args(bool is_buffer_kind, uint32_t kind,
+                                          rocprofiler_tracing_operation_t op, const void* params,
+                                          uint64_t params_size, int32_t max_dereference_count,
+                                          rocprof_backend_arg_cb_t callback, void* data) {
+  rocprof_backend_t api{};
+  {
+    registry& r = backends();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    const backend* owner = nullptr;
+    if (is_buffer_kind && kind < ROCPROFILER_BUFFER_TRACING_LAST) owner = r.buffer_owner[kind];
+    if (!is_buffer_kind && kind < ROCPROFILER_CALLBACK_TRACING_LAST) owner = r.callback_owner[kind];
+    if (owner == nullptr || owner->outcome != ROCPROFILER_STATUS_SUCCESS)
+      return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+    api = owner->api;
+  }
+  // Appended to the ABI table: only a backend that knows the member has it.
+  constexpr size_t needed = offsetof(rocprof_backend_t, iterate_args) + sizeof(api.iterate_args);
+  if (api.size < needed || api.iterate_args == nullptr)
+    return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+  // Outside the lock: the callback is the tool's and may take its time.
+  return api.iterate_args(api.backend_data, is_buffer_kind ? 1 : 0, kind, op, params, params_size,
+                          max_dereference_count, callback, data);
 }
 
 }  // namespace rocprof::core

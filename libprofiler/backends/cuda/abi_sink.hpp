@@ -34,6 +34,8 @@ class abi_sink final : public backend_sink {
   void code_object_loaded(const code_object_event& e) override;
   void kernel_symbol(const kernel_symbol_event& e) override;
   void dropped(uint64_t count) override;
+  bool request_external_id(cuda_domain work, uint32_t operation, uint64_t internal_id,
+                           uint64_t* external) override;
 
  private:
   bool buffer_kind(uint32_t kind) const;

@@ -50,6 +50,15 @@ class backend_sink {
   virtual void code_object_loaded(const code_object_event& e) = 0;
   virtual void kernel_symbol(const kernel_symbol_event& e) = 0;
   virtual void dropped(uint64_t count) = 0;
+  // Asks the tools that want to be asked for the external id of GPU work of kind `work`
+  // (kernel_dispatch, memory_copy, memory_set, memory_allocation) launched by the calling
+  // thread's call `operation`, whose records carry internal id `internal_id`. True when a tool
+  // answered into *external. On the application's thread, inside the launch callback.
+  virtual bool request_external_id(cuda_domain work, uint32_t operation, uint64_t internal_id,
+                                   uint64_t* external) {
+    (void)work, (void)operation, (void)internal_id, (void)external;
+    return false;  // sinks without a core have no tools to ask
+  }
 };
 
 }  // namespace rocprof::cuda

@@ -17,8 +17,12 @@
 
 ROCPROFILER_EXTERN_C_INIT
 
+/// The library's version; each pointer may be NULL. Callable before any tool is configured.
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
                                                              uint32_t* patch);
+/// The same as one struct (cxx/operators.hpp compares them).
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_get_version_triplet(rocprofiler_version_triplet_t* info) ROCPROFILER_NONNULL(1);
 
 /// Nanoseconds on CLOCK_BOOTTIME: the one clock of every record.
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts)
