@@ -243,8 +243,8 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
     }
     // Work launched by nested calls (a runtime call's driver calls) belongs to the outermost.
     if (t_depth == 0) t_owner = e.correlation_id;
-    e.external_id =
-        launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner, e.external_id);
+    e.external_id = launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner,
+                                       t_depth == 0, e.external_id);
     if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
     ++t_depth;
     correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid});

@@ -45,7 +45,8 @@ uint32_t launch_work_of(const char* name) {
 }
 
 uint64_t launch_external_id(backend_sink& sink, api_domain domain, uint32_t cbid, const char* name,
-                            uint64_t owner, uint64_t pushed) {
+                            uint64_t owner, bool outermost, uint64_t pushed) {
+  if (outermost) t_answered_owner = 0;  // a new call: an earlier answer belongs to another
   if (owner != 0 && owner == t_answered_owner) return t_answer;
   uint32_t work = 0;
   if (cbid < max_cbid) {

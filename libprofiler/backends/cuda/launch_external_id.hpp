@@ -16,10 +16,11 @@ namespace rocprof::cuda {
 uint32_t launch_work_of(const char* name);
 
 // `owner` is the internal correlation id of the outermost call on this thread (the id the
-// work's records carry), `pushed` the external id pushed on the thread. The first request a
-// tool answers is kept for the owner, so the nested calls of one launch (a runtime call's
-// driver call) carry the same id and the tool is asked once per launch.
+// work's records carry), `outermost` whether this call is that one, `pushed` the external id
+// pushed on the thread. The first request a tool answers is kept while the owner's call lasts,
+// so the nested calls of one launch (a runtime call's driver call) carry the same id and the
+// tool is asked once per launch.
 uint64_t launch_external_id(backend_sink& sink, api_domain domain, uint32_t cbid, const char* name,
-                            uint64_t owner, uint64_t pushed);
+                            uint64_t owner, bool outermost, uint64_t pushed);
 
 }  // namespace rocprof::cuda

@@ -1,6 +1,11 @@
 // Umbrella header of the profiler core's public C API, plus the small utility calls.
 #pragma once
 
+// rocprofiler-sdk's umbrella header brings in standard C headers through the HIP and HSA runtime
+// headers it includes, and tools written against it (AMD's sample tools among them) use
+// memset and the like without including them: the umbrella includes them too.
+#include <string.h>
+
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 

@@ -37,6 +37,9 @@ ct="$work/ctest"; mkdir -p "$ct"
   echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  # The sample tools (tests/integration/samples), when the bundle carries them.
+  [ -d "$prefix/lib/samples" ] && echo "add_test(samples.cuda_app $py $root/tests/integration/samples/check_samples_cuda_app.py $prefix/lib/samples $plugin $prefix/bin/cuda_app $out/samples)"
+  [ -d "$prefix/lib/samples" ] && echo 'set_tests_properties(samples.cuda_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
 } > "$ct/CTestTestfile.cmake"
 echo "== ctest -L gpu"

@@ -5,15 +5,17 @@ checked against the program's CUDA_APP_SUMMARY: kernels by name, copies by direc
 memsets, CUDA runtime calls with their arguments, code objects and kernel symbols, and one
 external id request answered per launch, each found again in its work's records.
 
-usage: check_samples_cuda_app.py WORK CUDA_APP
+usage: check_samples_cuda_app.py SAMPLE_TOOLS_DIR CUDA_PLUGIN CUDA_APP OUT_DIR
+  (CTest: the tools install_and_build.py built and the installed plugin; on the GPU machine the
+  device bundle's copies, see tests/integration/cuda/run_on_device.sh)
 """
 import collections
 import os
 import re
 import sys
 
-from samples_checks import (checker, copy_to_out, layout, of, one, preloaded, require_gpu,
-                            run_with_tool, summary_from)
+from samples_checks import (checker, copy_to_out, of, one, preloaded, require_gpu, run_with_tool,
+                            summary_from)
 
 
 def base_name(op):
@@ -30,15 +32,16 @@ def kernel_family(name):
 
 def main():
     require_gpu("samples_cuda_app")
-    work, app = sys.argv[1:3]
-    w = layout(work)
+    tools, plugin, app, out = sys.argv[1:5]
     c = checker("samples_cuda_app")
-    out = os.path.join(work, "cuda_app")
     os.makedirs(out, exist_ok=True)
     want = {}
+    # The core beside the plugin's folder (lib/ of the install), wherever the tools were built.
+    core_dir = os.path.dirname(os.path.dirname(os.path.abspath(plugin)))
 
     def run(tool):
-        env = dict(preloaded(w.tool(tool)), CUDA_INJECTION64_PATH=w.cuda_plugin)
+        env = dict(preloaded(os.path.join(tools, f"librocprof-sample-{tool}.so")),
+                   CUDA_INJECTION64_PATH=plugin, LD_LIBRARY_PATH=core_dir)
         path = os.path.join(out, tool + ".txt")
         p, lines = run_with_tool([app], env, path, timeout=300)
         c.eq(p.returncode, 0, f"{tool}: program exit status")

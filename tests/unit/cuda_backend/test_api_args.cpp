@@ -4,6 +4,7 @@
 #include <cupti.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -215,19 +216,25 @@ TEST(launch_external_id, the_tool_is_asked_once_per_launch_for_the_work_it_launc
   EXPECT_NE(launch_work_of("cudaGraphLaunch") & (1u << static_cast<int>(cuda_domain::memory_set)),
             0u);
   answering_sink sink;
-  // A runtime launch (owner 7) and the driver launch nested in it: one request, one answer.
-  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 211, "cudaLaunchKernel", 7, 5), 1007u);
-  EXPECT_EQ(launch_external_id(sink, api_domain::driver, 307, "cuLaunchKernel", 7, 5), 1007u);
+  // Callback ids above CUDA 13's (the work of an id is cached per process): a runtime launch
+  // (owner 7) and the driver launch nested in it: one request, one answer.
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1001, "cudaLaunchKernel", 7, true, 5), 1007u);
+  EXPECT_EQ(launch_external_id(sink, api_domain::driver, 1002, "cuLaunchKernel", 7, false, 5), 1007u);
   ASSERT_EQ(sink.asked.size(), 1u);
-  EXPECT_EQ(sink.asked[0].operation, 211u);
+  EXPECT_EQ(sink.asked[0].operation, 1001u);
   EXPECT_EQ(sink.asked[0].internal, 7u);
   // A copy: asked, not answered: the pushed id stays.
-  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 31, "cudaMemcpy", 8, 5), 5u);
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1003, "cudaMemcpy", 8, true, 5), 5u);
   EXPECT_EQ(sink.asked.back().work, cuda_domain::memory_copy);
   // Not a launch: nobody is asked.
   const size_t before = sink.asked.size();
-  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 120, "cudaStreamSynchronize", 9, 5), 5u);
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1004, "cudaStreamSynchronize", 9, true, 5),
+            5u);
   EXPECT_EQ(sink.asked.size(), before);
+  // A later call with the same owner id (ids repeat only across test sinks) asks again.
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1001, "cudaLaunchKernel", 7, true, 5),
+            1007u);
+  EXPECT_EQ(sink.asked.size(), before + 1);
 }
 
 }  // namespace
