@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <rocprofiler-sdk-roctx/roctx.h>
+#include <rocprofiler-sdk/backend/backend_abi.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <rocprofiler-sdk/cxx/name_info.hpp>
