@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "json/json_writer_impl.hpp"
+#include "rocprof/trace/api_args.hpp"
 
 namespace rocprof::formats::json {
 
@@ -14,6 +15,21 @@ using namespace rocprof::trace;
 namespace {
 
 constexpr uint32_t kernel_dispatch_complete = 2;
+
+// "args":[{"type","name","value"}...],"retval":N as rocprofv3 writes them for HIP's records.
+void append_args(appender& a, std::string_view text) {
+  a.key("args");
+  a.out += '[';
+  bool first = true;
+  for_each_api_arg(text, [&](const api_arg_view& arg) {
+    if (!first) a.out += ',';
+    first = false;
+    a.out += '{';
+    a.str("type", arg.type).str("name", arg.name).str("value", arg.value).close();
+  });
+  a.out += "],";
+  a.i("retval", api_args_retval(text));
+}
 
 }  // namespace
 
@@ -35,6 +51,7 @@ void json_writer::write(record_span<api_record> records) {
     if (r.domain == api_domain::hip_runtime || r.domain == api_domain::cuda_runtime ||
         r.domain == api_domain::cuda_driver)
       a.handle("stream_id", r.stream_id);
+    if (r.args != empty_string) append_args(a, defs_->str(r.args));
     a.close();
     end_record(api_part_[dom]);
     if (r.message != empty_string) {

@@ -75,6 +75,7 @@ inline constexpr uint64_t type_counter = 4;
 
 namespace debug_annotation {
 inline constexpr uint32_t name_iid = 1;
+inline constexpr uint32_t name = 10;  // a name not interned (API argument names)
 inline constexpr uint32_t uint_value = 3;
 inline constexpr uint32_t int_value = 4;
 inline constexpr uint32_t double_value = 5;

@@ -28,6 +28,7 @@ void perfetto_writer::write(record_span<api_record> records) {
       arg_uint(arg::corr_id, r.corr.internal);
       arg_uint(arg::ancestor_id, r.corr.ancestor);
       if (r.stream_id != 0) arg_uint(arg::stream_id, r.stream_id);
+      if (r.args != empty_string) api_args(defs_->str(r.args));
     });
   }
 }

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "perfetto/perfetto_writer_impl.hpp"
+#include "rocprof/trace/api_args.hpp"
 
 namespace rocprof::trace::perfetto_impl {
 
@@ -120,6 +121,22 @@ void perfetto_writer::arg_string(arg id, std::string_view value) {
   out_.add_varint(pf::debug_annotation::name_iid, static_cast<uint64_t>(id));
   out_.add_bytes(pf::debug_annotation::string_value, value);
   out_.end_message(a);
+}
+
+void perfetto_writer::api_args(std::string_view text) {
+  for_each_api_arg(text, [this](const api_arg_view& a) {
+    const auto m = out_.begin_message(pf::track_event::debug_annotations);
+    // An argument named like one of the slice's own annotations (cudaMemcpy's "kind") gets a
+    // suffix, so that both survive in the viewer.
+    const bool taken = std::find(arg_names.begin(), arg_names.end(), a.name) != arg_names.end();
+    out_.add_bytes(pf::debug_annotation::name, taken ? std::string(a.name) + "_arg" : a.name);
+    out_.add_bytes(pf::debug_annotation::string_value, a.value);
+    out_.end_message(m);
+  });
+  const auto r = out_.begin_message(pf::track_event::debug_annotations);
+  out_.add_bytes(pf::debug_annotation::name, "retval");
+  out_.add_int64(pf::debug_annotation::int_value, api_args_retval(text));
+  out_.end_message(r);
 }
 
 // --------------------------------------------------------------------------------------------

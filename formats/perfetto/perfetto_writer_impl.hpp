@@ -180,6 +180,8 @@ class perfetto_writer final : public writer {
   void arg_uint(arg id, uint64_t value);
   void arg_int(arg id, int64_t value);
   void arg_string(arg id, std::string_view value);
+  // One annotation per argument of an API call (trace/api_args.hpp), named as the argument.
+  void api_args(std::string_view text);
 
   // --- tracks ---------------------------------------------------------------------------------
   lane_track& thread_track(int64_t tid);

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -47,6 +49,20 @@ std::atomic<registry*> g_registry{nullptr};
 
 registry& backends() {
   return lazily_made(g_registry, [](registry& r) { guard_across_fork(r.mutex); });
+}
+
+// Per kind, the registered backend that shows its calls' arguments (set once at registration,
+// never cleared; the backend objects are never freed). Read without the registry's lock: a
+// buffer callback that decodes arguments must not wait for a thread that holds the lock while
+// it waits for that callback to free buffer space (a backend flushing under LOSSLESS).
+std::atomic<const rocprof_backend_t*> g_buffer_args[ROCPROFILER_BUFFER_TRACING_LAST] = {};
+std::atomic<const rocprof_backend_t*> g_callback_args[ROCPROFILER_CALLBACK_TRACING_LAST] = {};
+
+template <size_t N>
+void publish_args(std::atomic<const rocprof_backend_t*> (&slots)[N], backend* (&owner)[N],
+                  const backend& b) {
+  for (size_t kind = 0; kind < N; ++kind)
+    if (owner[kind] == &b) slots[kind].store(&b.api, std::memory_order_release);
 }
 
 // Kinds the core records itself (the host backend's markers; the code-object service, which
@@ -138,6 +154,13 @@ rocprofiler_status_t register_backend(registry& r, backend& b, bool quiet) {
     if (rc == ROCPROFILER_STATUS_SUCCESS) {
       b.outcome = ROCPROFILER_STATUS_SUCCESS;
       r.registered.push_back(&b);
+      // Appended to the ABI table: only a backend that knows the member has it.
+      constexpr size_t args_end =
+          offsetof(rocprof_backend_t, iterate_args) + sizeof(rocprof_backend_t::iterate_args);
+      if (b.api.size >= args_end && b.api.iterate_args != nullptr) {
+        publish_args(g_buffer_args, r.buffer_owner, b);
+        publish_args(g_callback_args, r.callback_owner, b);
+      }
       return b.outcome;
     }
     b.why = std::string("its registration failed: ") + rocprofiler_get_status_string(rc);
@@ -291,6 +314,20 @@ int32_t backend_operation_count(bool is_buffer_kind, uint32_t kind) {
     if (n > 0) return n;
   }
   return 0;
+}
+
+rocprofiler_status_t backend_iterate_args(bool is_buffer_kind, uint32_t kind,
+                                          rocprofiler_tracing_operation_t op, const void* params,
+                                          uint64_t params_size, int32_t max_dereference_count,
+                                          rocprof_backend_arg_cb_t callback, void* data) {
+  const rocprof_backend_t* api = nullptr;
+  if (is_buffer_kind && kind < ROCPROFILER_BUFFER_TRACING_LAST)
+    api = g_buffer_args[kind].load(std::memory_order_acquire);
+  if (!is_buffer_kind && kind < ROCPROFILER_CALLBACK_TRACING_LAST)
+    api = g_callback_args[kind].load(std::memory_order_acquire);
+  if (api == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+  return api->iterate_args(api->backend_data, is_buffer_kind ? 1 : 0, kind, op, params,
+                           params_size, max_dereference_count, callback, data);
 }
 
 }  // namespace rocprof::core

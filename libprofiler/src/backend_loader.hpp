@@ -44,6 +44,12 @@ void shutdown_backends();
 const char* backend_operation_name(bool is_buffer_kind, uint32_t kind,
                                    rocprofiler_tracing_operation_t op);
 int32_t backend_operation_count(bool is_buffer_kind, uint32_t kind);
+/// The arguments of one call of a backend-owned kind, through the owning backend's
+/// iterate_args (rocprof_backend_t). KIND_NOT_FOUND when no registered backend shows them.
+rocprofiler_status_t backend_iterate_args(bool is_buffer_kind, uint32_t kind,
+                                          rocprofiler_tracing_operation_t op, const void* params,
+                                          uint64_t params_size, int32_t max_dereference_count,
+                                          rocprof_backend_arg_cb_t callback, void* data);
 /// Prints "rocprofiler: <message>" once per key.
 void warn_once(const char* key, const char* message);
 

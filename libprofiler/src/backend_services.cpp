@@ -10,6 +10,7 @@
 #include "context.hpp"
 #include "counters/dispatch_counting.hpp"
 #include "dispatch.hpp"
+#include "external_request.hpp"
 
 namespace rocprof::core {
 namespace {
@@ -93,6 +94,8 @@ void svc_api_enter(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind
   scope->correlation_id.ancestor = st != nullptr ? st->current_api : 0;
   scope->previous_api = scope->correlation_id.ancestor;
   if (st == nullptr) return;
+  request_external_id(st, request_kind_of(kind), op, scope->correlation_id.internal,
+                      &scope->correlation_id.external);
   st->current_api = scope->correlation_id.internal;
   if (kind <= 0 || kind >= ROCPROFILER_CALLBACK_TRACING_LAST || !callback_kind_on(kind)) return;
   callback_set set;
@@ -127,6 +130,13 @@ void svc_report_dropped(rocprofiler_buffer_tracing_kind_t kind, uint64_t count) 
   if (kind > 0 && kind < ROCPROFILER_BUFFER_TRACING_LAST) report_dropped(kind, count);
 }
 
+int svc_request_external_correlation_id(rocprofiler_external_correlation_id_request_kind_t kind,
+                                        rocprofiler_tracing_operation_t op, uint64_t internal_id,
+                                        rocprofiler_user_data_t* external) {
+  if (external == nullptr) return 0;
+  return request_external_id(current_thread(), kind, op, internal_id, external) ? 1 : 0;
+}
+
 const rocprof_core_services_t k_services = {
     sizeof(rocprof_core_services_t),
     ROCPROF_BACKEND_ABI_VERSION,
@@ -148,6 +158,7 @@ const rocprof_core_services_t k_services = {
     counters::counting_active,
     counters::counting_dispatch_begin,
     counters::counting_dispatch_end,
+    svc_request_external_correlation_id,
 };
 
 }  // namespace

@@ -32,6 +32,7 @@ void contexts_changed() {
   std::lock_guard<std::recursive_mutex> lock(config_mutex());
   rocprof_enabled_kinds_t kinds{};
   kinds.size = sizeof(kinds);
+  uint64_t requests = 0;
   const uint32_t n = g_num_contexts.load();
   for (uint32_t i = 0; i < n; ++i) {
     const context* ctx = g_contexts[i];
@@ -42,7 +43,9 @@ void contexts_changed() {
       if (ctx->callbacks[k].callback != nullptr)
         kinds.callback_kinds[k / 64] |= uint64_t{1} << (k % 64);
     if (ctx->counters) kinds.counters = 1;
+    requests |= ctx->external_requests.kinds;
   }
+  g_external_request_kinds.store(requests, std::memory_order_relaxed);
   for (size_t w = 0; w < ROCPROF_BACKEND_KIND_WORDS; ++w) {
     g_buffer_kinds[w].store(kinds.buffer_kinds[w], std::memory_order_relaxed);
     g_callback_kinds[w].store(kinds.callback_kinds[w], std::memory_order_relaxed);

@@ -11,6 +11,7 @@
 #include "rocprofiler-sdk/buffer.h"
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
+#include "rocprofiler-sdk/external_correlation.h"
 
 namespace rocprof::core {
 
@@ -43,6 +44,13 @@ struct callback_service {
   op_filter ops;
 };
 
+/// The external-correlation-id request service (external_request.cpp).
+struct external_request_service {
+  rocprofiler_external_correlation_id_request_cb_t callback = nullptr;  // nullptr: none
+  void* data = nullptr;
+  uint64_t kinds = 0;  // bit k: rocprofiler_external_correlation_id_request_kind_t k
+};
+
 struct context {
   uint32_t index = 0;
   uint32_t tool = 0;  // index of the tool that created it
@@ -50,6 +58,7 @@ struct context {
   std::atomic<bool> valid{true};
   buffer_service buffers[ROCPROFILER_BUFFER_TRACING_LAST];
   callback_service callbacks[ROCPROFILER_CALLBACK_TRACING_LAST];
+  external_request_service external_requests;
   bool counters = false;
 };
 
@@ -77,6 +86,9 @@ inline const callback_service* active_callback_service(uint32_t i,
 /// Kinds that some active context traces: bit k of word k / 64.
 alignas(64) inline std::atomic<uint64_t> g_buffer_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
 inline std::atomic<uint64_t> g_callback_kinds[ROCPROF_BACKEND_KIND_WORDS] = {};
+/// External-correlation-id request kinds some active context asks for: bit k of kind k.
+inline std::atomic<uint64_t> g_external_request_kinds{0};
+static_assert(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST <= 64, "request kinds are one word");
 
 /// Bumped whenever what a record reaches may change (a context started or stopped, a buffer
 /// destroyed, a fork): threads then recompute their direct lanes (thread_state.hpp).

@@ -114,6 +114,15 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_get_version(uint32_t* major, ui
   });
 }
 
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_get_version_triplet(rocprofiler_version_triplet_t* info) {
+  return guarded(__func__, [&] {
+    *info = rocprofiler_version_triplet_t{ROCPROFILER_VERSION_MAJOR, ROCPROFILER_VERSION_MINOR,
+                                          ROCPROFILER_VERSION_PATCH};
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
+}
+
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts) {
   return guarded(__func__, [&] {
     *ts = rocprof::core::now_ns();

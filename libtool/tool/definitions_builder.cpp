@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstdint>
 #include <functional>
 #include <sstream>
 #include <utility>
@@ -93,12 +94,22 @@ void definitions_builder::reset() {
   string_ids_.clear();
   string_ids_.emplace(std::string(), trace::empty_string);
   thread_index_.clear();
+  bounded_bytes_ = 0;
 }
 
 trace::string_id definitions_builder::intern(std::string_view text) {
+  return intern_within(text, UINT64_MAX);
+}
+
+trace::string_id definitions_builder::intern_within(std::string_view text, uint64_t limit_bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = string_ids_.find(std::string(text));
   if (found != string_ids_.end()) return found->second;
+  if (limit_bytes != UINT64_MAX) {
+    if (bounded_bytes_ > limit_bytes || text.size() > limit_bytes - bounded_bytes_)
+      return trace::empty_string;
+    bounded_bytes_ += text.size();
+  }
   const auto id = static_cast<trace::string_id>(defs_.strings.size());
   defs_.strings.emplace_back(text);
   string_ids_.emplace(std::string(text), id);

@@ -30,6 +30,10 @@ class definitions_builder {
   definitions_builder();
 
   trace::string_id intern(std::string_view text);
+  // As intern(), for strings of unbounded variety (API argument lists): a string seen before
+  // keeps its id, a new one is kept only while the new ones taken this way hold fewer than
+  // `limit_bytes`; beyond, empty_string.
+  trace::string_id intern_within(std::string_view text, uint64_t limit_bytes);
 
   // Widens the thread's [start, end] window; creates the thread on first sight.
   void observe_thread(int64_t tid, uint64_t start_ns, uint64_t end_ns);
@@ -64,6 +68,7 @@ class definitions_builder {
   mutable std::mutex mutex_;
   trace::trace_definitions defs_;
   std::unordered_map<std::string, trace::string_id> string_ids_;
+  uint64_t bounded_bytes_ = 0;              // bytes of the strings intern_within() added
   std::map<int64_t, size_t> thread_index_;    // tid -> index in defs_.threads
   trace::journal_writer* journal_ = nullptr;  // guarded by mutex_ (lock order: this, journal)
 };

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "api_args_convert.hpp"
 #include "record_batch.hpp"
 #include "tool_state.hpp"
 
@@ -440,9 +441,12 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
                         out);
         break;
       default:
-        if (api_domain_of(header->kind, &domain))
-          convert_api(tool, cache, this_pid, domain,
-                      payload_as<rocprofiler_buffer_tracing_api_record_t>(header), out);
+        if (!api_domain_of(header->kind, &domain)) break;
+        convert_api(tool, cache, this_pid, domain,
+                    payload_as<rocprofiler_buffer_tracing_api_record_t>(header), out);
+        // CUDA API records carry their arguments (the other API kinds have no backend here).
+        if (domain == api_domain::cuda_runtime || domain == api_domain::cuda_driver)
+          out.records.of<trace::api_record>().back().args = convert_api_args(*tool.defs, *header);
         break;
     }
   }

@@ -5,8 +5,12 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <string>
+
+#include "api_args.hpp"
 
 namespace rocprof::cuda {
 namespace {
@@ -145,6 +149,12 @@ void abi_sink::api_exit(const api_event& e) {
   r.end_timestamp = e.end_ns;
   r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
   r.return_code = e.return_code;
+  // The arguments by value: what CUPTI's parameter struct holds stays valid in the copy.
+  const api_signature* sig = e.args != nullptr ? find_signature(e.domain, e.cbid) : nullptr;
+  if (sig != nullptr && sig->params_size <= sizeof(r.args)) {
+    std::memcpy(r.args, e.args, sig->params_size);
+    r.args_size = sig->params_size;
+  }
   core_->emit_buffer_record(kind, &r, 0);
 }
 
@@ -344,6 +354,38 @@ void abi_sink::kernel_symbol(const kernel_symbol_event& e) {
   d.arch_vgpr_count = e.registers_per_thread;
   core_->report_code_object(ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER,
                             ROCPROFILER_CALLBACK_PHASE_LOAD, &d);
+}
+
+bool abi_sink::request_external_id(cuda_domain work, uint32_t operation, uint64_t internal_id,
+                                   uint64_t* external) {
+  // Appended to the ABI: a core that predates the member has no requests.
+  constexpr size_t needed = offsetof(rocprof_core_services_t, request_external_correlation_id) +
+                            sizeof(core_->request_external_correlation_id);
+  if (core_->size < needed || core_->request_external_correlation_id == nullptr) return false;
+  rocprofiler_external_correlation_id_request_kind_t kind =
+      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE;
+  switch (work) {
+    case cuda_domain::kernel_dispatch:
+      kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
+      break;
+    case cuda_domain::memory_copy:
+      kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY;
+      break;
+    case cuda_domain::memory_set:
+      kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_SET;
+      break;
+    case cuda_domain::memory_allocation:
+      kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION;
+      break;
+    default:
+      return false;
+  }
+  rocprofiler_user_data_t value{};
+  if (core_->request_external_correlation_id(
+          kind, static_cast<rocprofiler_tracing_operation_t>(operation), internal_id, &value) == 0)
+    return false;
+  *external = value.value;
+  return true;
 }
 
 void abi_sink::dropped(uint64_t count) {

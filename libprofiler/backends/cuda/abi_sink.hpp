@@ -41,6 +41,8 @@ class abi_sink final : public backend_sink {
                           uint64_t external_id) override;
   void counting_end(const rocprof_counted_dispatch_t& d, const double* values, uint64_t count,
                     uint64_t start_ns, uint64_t end_ns) override;
+  bool request_external_id(cuda_domain work, uint32_t operation, uint64_t internal_id,
+                           uint64_t* external) override;
 
  private:
   bool buffer_kind(uint32_t kind) const;

@@ -14,7 +14,9 @@
 #include "abi_sink.hpp"
 #include "agent_listing.hpp"
 #include "counters/counter_sets.hpp"
+#include "api_args.hpp"
 #include "device_info.hpp"
+#include "notices.hpp"
 #include "plugin_state.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
@@ -68,6 +70,8 @@ rocprofiler_status_t start(const rocprof_enabled_kinds_t* kinds) {
   abi_sink* sink = g_core_sink.load();
   if (sink == nullptr || kinds == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   sink->set_kinds(*kinds);
+  if (sink->enabled(cuda_domain::runtime_api) || sink->enabled(cuda_domain::driver_api))
+    note_cuda_api_requested();
   if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
     std::fprintf(stderr, "rocprofv3 [cuda]: core start: buffer kinds 0x%llx 0x%llx%s\n",
                  static_cast<unsigned long long>(kinds->buffer_kinds[0]),
@@ -141,6 +145,22 @@ int32_t backend_operation_count(void*, int is_buffer_kind, uint32_t kind) {
   if (!ok) return 0;
   return domain == CUPTI_CB_DOMAIN_RUNTIME_API ? static_cast<int32_t>(CUPTI_RUNTIME_TRACE_CBID_SIZE)
                                                : static_cast<int32_t>(CUPTI_DRIVER_TRACE_CBID_SIZE);
+}
+
+rocprofiler_status_t backend_iterate_args(void*, int is_buffer_kind, uint32_t kind,
+                                          rocprofiler_tracing_operation_t operation,
+                                          const void* params, uint64_t params_size,
+                                          int32_t max_deref, rocprof_backend_arg_cb_t callback,
+                                          void* data) {
+  return guarded_status("cuda backend iterate_args", [&] {
+    bool ok = false;
+    const CUpti_CallbackDomain domain = domain_of(is_buffer_kind, kind, ok);
+    if (!ok) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+    if (operation <= 0 || params == nullptr) return ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND;
+    return iterate_api_args(
+        domain == CUPTI_CB_DOMAIN_RUNTIME_API ? api_domain::runtime : api_domain::driver,
+        static_cast<uint32_t>(operation), params, params_size, max_deref, callback, data);
+  });
 }
 
 // Runs in the process that lists agents (the CLI's), never in a profiled application: it
@@ -219,6 +239,7 @@ rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocpr
   out->list_counters = &list_counters;
   out->describe_counter = &describe_counter;
   out->create_counter_set = &create_counter_set;
+  out->iterate_args = &backend_iterate_args;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -65,6 +65,15 @@ class backend_sink {
   }
   virtual void counting_end(const rocprof_counted_dispatch_t&, const double*, uint64_t, uint64_t,
                             uint64_t) {}
+  // Asks the tools that want to be asked for the external id of GPU work of kind `work`
+  // (kernel_dispatch, memory_copy, memory_set, memory_allocation) launched by the calling
+  // thread's call `operation`, whose records carry internal id `internal_id`. True when a tool
+  // answered into *external. On the application's thread, inside the launch callback.
+  virtual bool request_external_id(cuda_domain work, uint32_t operation, uint64_t internal_id,
+                                   uint64_t* external) {
+    (void)work, (void)operation, (void)internal_id, (void)external;
+    return false;  // sinks without a core have no tools to ask
+  }
 };
 
 }  // namespace rocprof::cuda

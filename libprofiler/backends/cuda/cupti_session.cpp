@@ -14,6 +14,8 @@
 #include "cubin_symbols.hpp"
 #include "cupti_check.hpp"
 #include "device_info.hpp"
+#include "launch_external_id.hpp"
+#include "notices.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
 namespace rocprof::cuda {
@@ -77,16 +79,6 @@ void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, 
   std::free(buffer);
 }
 
-bool starts_with(const char* s, const char* prefix) {
-  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
-}
-
-bool any_prefix(const char* name, std::initializer_list<const char*> prefixes) {
-  for (const char* p : prefixes)
-    if (starts_with(name, p)) return true;
-  return false;
-}
-
 struct needs {
   bool kernels, copies, sets, allocations;
 };
@@ -94,19 +86,14 @@ struct needs {
 // The API calls whose CUPTI correlation id activity records of the enabled kinds carry: their
 // callbacks give each record its launching thread and the core id of the launching call.
 bool callback_needed(const char* name, const needs& n) {
-  if (name == nullptr) return false;
-  if (n.kernels && any_prefix(name, {"cudaLaunch", "__cudaLaunch", "cudaGraphLaunch", "cuLaunch",
-                                     "cuGraphLaunch"}))
-    return true;
-  if (n.copies && any_prefix(name, {"cudaMemcpy", "cuMemcpy", "cudaGraphLaunch", "cuGraphLaunch"}))
-    return true;
-  if (n.sets && any_prefix(name, {"cudaMemset", "cuMemset", "cudaGraphLaunch", "cuGraphLaunch"}))
-    return true;
-  if (n.allocations &&
-      any_prefix(name, {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cuMemAlloc", "cuMemFree",
-                        "cuMemHostAlloc", "cuMemCreate", "cuMemRelease"}))
-    return true;
-  return false;
+  const uint32_t work = launch_work_of(name);
+  const auto launches = [work](cuda_domain d) {
+    return (work & (1u << static_cast<uint32_t>(d))) != 0;
+  };
+  return (n.kernels && launches(cuda_domain::kernel_dispatch)) ||
+         (n.copies && launches(cuda_domain::memory_copy)) ||
+         (n.sets && launches(cuda_domain::memory_set)) ||
+         (n.allocations && launches(cuda_domain::memory_allocation));
 }
 
 }  // namespace
@@ -143,10 +130,11 @@ session_state cupti_session::start() {
   const CUptiResult r = api_.subscribe(&subscriber_, &on_callback, this, &params);
   if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     conflict_owner_ = previous[0] != '\0' ? previous : "another profiler";
-    std::fprintf(stderr,
-                 "rocprofv3 [cuda]: CUPTI is already used by '%s' (CUPTI allows one profiler "
-                 "per process): CUDA tracing is off, CPU-side tracing continues\n",
-                 conflict_owner_.c_str());
+    if (notices_wanted(sink_))
+      std::fprintf(stderr,
+                   "rocprofv3 [cuda]: CUPTI is already used by '%s' (CUPTI allows one profiler "
+                   "per process): CUDA tracing is off, CPU-side tracing continues\n",
+                   conflict_owner_.c_str());
     state_ = session_state::conflict;
     return state_;
   }
@@ -273,6 +261,8 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       t_owner = e.correlation_id;
       t_owner_cupti = cb.correlationId;
     }
+    e.external_id = launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner,
+                                       t_depth == 0, e.external_id);
     if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
     ++t_depth;
     correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});
@@ -302,7 +292,8 @@ void cupti_session::register_agents_once() {
     const device_query q = query_devices();
     t_in_backend = false;
     if (!q.error.empty()) {
-      std::fprintf(stderr, "rocprofv3 [cuda]: %s: no GPU agents\n", q.error.c_str());
+      if (notices_wanted(sink_))
+        std::fprintf(stderr, "rocprofv3 [cuda]: %s: no GPU agents\n", q.error.c_str());
       return;
     }
     std::vector<uint64_t> agents;

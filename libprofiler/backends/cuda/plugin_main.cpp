@@ -24,6 +24,7 @@
 #include "cupti_api.hpp"
 #include "cupti_session.hpp"
 #include "metrics/profiler_host_loader.hpp"
+#include "notices.hpp"
 #include "plugin_state.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
@@ -89,6 +90,7 @@ bool injection_names_this_plugin() {
 
 bool injection_pending() {
   static const bool named = injection_names_this_plugin();
+  if (named) note_injection_requested();
   return named && !g_injection_called.load();
 }
 
@@ -97,9 +99,10 @@ const cupti_library& cupti() {
   std::call_once(s.cupti_once, [&s] {
     s.library = load_cupti([](const char* name) { return std::getenv(name); });
     if (s.library.handle == nullptr) {
-      std::fprintf(stderr,
-                   "rocprofv3 [cuda]: CUDA tracing unavailable: %s; CPU-side tracing continues\n",
-                   s.library.error.c_str());
+      if (notices_wanted())
+        std::fprintf(stderr,
+                     "rocprofv3 [cuda]: CUDA tracing unavailable: %s; CPU-side tracing continues\n",
+                     s.library.error.c_str());
     }
   });
   return s.library;
@@ -145,7 +148,8 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   if (sink == nullptr) {
     s.coreless = make_coreless_sink(s.status);
     if (s.coreless == nullptr) {
-      std::fprintf(stderr, "rocprofv3 [cuda]: %s: CUDA tracing is off\n", s.status.c_str());
+      if (notices_wanted())
+        std::fprintf(stderr, "rocprofv3 [cuda]: %s: CUDA tracing is off\n", s.status.c_str());
       return false;
     }
     sink = s.coreless.get();
@@ -177,7 +181,7 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   } else if (st != session_state::running) {
     s.status = "CUDA tracing unavailable: " + s.session->failure() +
                " (no GPU or no CUDA driver?); CPU-side tracing continues";
-    std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
+    if (notices_wanted(*sink)) std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
   } else {
     s.status = std::string{"running ("} + how + ", " + lib.path + ", CUPTI " +
                std::to_string(lib.version) + ")";
@@ -247,6 +251,7 @@ namespace {
 void initialize_injection() {
   using namespace rocprof::cuda;
   g_injection_called.store(true);
+  note_injection_requested();
   if (backend_sink* core = core_sink()) {
     // The core registered us earlier and its start waited for this call (injection_pending).
     start_backend(core, "profiler core, CUDA_INJECTION64_PATH", false);

@@ -83,12 +83,19 @@ typedef struct rocprofiler_buffer_tracing_marker_api_record_t {
   uint64_t range_id;  ///< process ranges: the id returned by the start; pause/resume: tid arg
 } rocprofiler_buffer_tracing_marker_api_record_t;
 
-/// CUDA runtime / driver API calls; operation = CUPTI callback id.
+/// Bytes of a CUDA API call's arguments a buffer record can carry (see below).
+#define ROCPROFILER_CUDA_API_ARGS_CAPACITY 128
+
+/// CUDA runtime / driver API calls; operation = CUPTI callback id. `args` holds a copy of the
+/// call's CUPTI parameter struct (args_size bytes; 0 when the call has none or it is larger
+/// than the capacity, 88 bytes at most with CUDA 13);
+/// rocprofiler_iterate_buffer_tracing_record_args decodes it.
 typedef struct rocprofiler_buffer_tracing_cuda_api_record_t {
   ROCPROFILER_API_RECORD_FIELDS
   // --- extensions ---
-  int32_t return_code;  ///< cudaError_t / CUresult
-  uint32_t reserved;
+  int32_t return_code;                                    ///< cudaError_t / CUresult
+  uint32_t args_size;                                     ///< bytes of args in use
+  uint64_t args[ROCPROFILER_CUDA_API_ARGS_CAPACITY / 8];  ///< CUPTI's *_params struct, copied
 } rocprofiler_buffer_tracing_cuda_api_record_t;
 
 /// Exactly 128 bytes, as in rocprofiler-sdk.
@@ -226,6 +233,22 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_name(
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_operation_name(
     rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_operation_t operation,
     const char** name, uint64_t* name_len);
+
+/// Called once per argument of a buffered API record, in declaration order (see
+/// rocprofiler_callback_tracing_operation_args_cb_t; pointers are never followed here).
+typedef int (*rocprofiler_buffer_tracing_operation_args_cb_t)(
+    rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_operation_t operation,
+    uint32_t arg_number, const void* const arg_value_addr, int32_t arg_indirection_count,
+    const char* arg_type, const char* arg_name, const char* arg_value_str, void* data);
+
+/// Iterates over the arguments a buffer record carries: CUDA runtime and driver API records
+/// (their copied CUPTI parameter structs, decoded by the CUDA backend). Pointer arguments are
+/// shown as addresses: what they pointed to is gone by the time a record is delivered. Call it
+/// from the buffer callback, while the record is valid. ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND:
+/// a kind whose records carry no arguments.
+ROCPROFILER_API rocprofiler_status_t rocprofiler_iterate_buffer_tracing_record_args(
+    rocprofiler_record_header_t record, rocprofiler_buffer_tracing_operation_args_cb_t callback,
+    void* user_data) ROCPROFILER_NONNULL(2);
 
 typedef int (*rocprofiler_buffer_tracing_kind_cb_t)(rocprofiler_buffer_tracing_kind_t kind,
                                                     void* data);

@@ -70,6 +70,30 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_callback_tracing_kind_ope
     rocprofiler_callback_tracing_kind_t kind, rocprofiler_tracing_operation_t operation,
     const char** name, uint64_t* name_len);
 
+/// Called once per argument of a traced call, in declaration order (arg_number from 0).
+/// arg_value_addr: where the argument's value is (valid during the call only);
+/// arg_indirection_count: pointer levels of its type (int: 0, int*: 1, int**: 2); arg_type: the
+/// type as the API declares it (e.g. "size_t*", "enum cudaMemcpyKind"); arg_name: the
+/// parameter's name; arg_value_str: the value as text (pointers in hex; a pointer to a number
+/// or a C string shows what it points to when it was dereferenced); arg_dereference_count: how
+/// many times the pointer was followed for arg_value_str. Non-zero stops the iteration.
+typedef int (*rocprofiler_callback_tracing_operation_args_cb_t)(
+    rocprofiler_callback_tracing_kind_t kind, rocprofiler_tracing_operation_t operation,
+    uint32_t arg_number, const void* const arg_value_addr, int32_t arg_indirection_count,
+    const char* arg_type, const char* arg_name, const char* arg_value_str,
+    int32_t arg_dereference_count, void* data);
+
+/// Iterates over the arguments of the call `record` (from a callback-tracing callback) belongs
+/// to: the marker kinds (their args union) and the CUDA runtime and driver API kinds (CUPTI's
+/// parameter structs, through the CUDA backend). max_dereference_count bounds how many times a
+/// pointer argument is followed to show its value: at ENTER an output parameter may not be set
+/// yet, so 1 is the safe maximum there. Runs synchronously on the calling thread.
+/// ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND: a kind whose arguments are not known.
+ROCPROFILER_API rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operation_args(
+    rocprofiler_callback_tracing_record_t record,
+    rocprofiler_callback_tracing_operation_args_cb_t callback, int32_t max_dereference_count,
+    void* user_data) ROCPROFILER_NONNULL(2);
+
 typedef int (*rocprofiler_callback_tracing_kind_cb_t)(rocprofiler_callback_tracing_kind_t kind,
                                                       void* data);
 typedef int (*rocprofiler_callback_tracing_kind_operation_cb_t)(
@@ -95,7 +119,10 @@ typedef enum rocprofiler_code_object_storage_type_t {
 typedef struct rocprofiler_callback_tracing_code_object_load_data_t {
   uint64_t size;
   uint64_t code_object_id;
-  rocprofiler_agent_id_t agent_id;
+  union {
+    rocprofiler_agent_id_t rocp_agent;  ///< the former name of agent_id, kept as an alias
+    rocprofiler_agent_id_t agent_id;
+  };
   const void* hsa_agent;  ///< NULL outside HSA
   const char* uri;
   uint64_t load_base;

@@ -14,6 +14,10 @@
 /// Marks a function a tool library must export with public visibility (rocprofiler_configure).
 #define ROCPROFILER_PUBLIC_API __attribute__((visibility("default")))
 #define ROCPROFILER_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+/// Marks what rocprofiler-sdk calls experimental (its names are kept; nothing is enforced).
+#define ROCPROFILER_SDK_EXPERIMENTAL
+/// `ROCPROFILER_ATTRIBUTE(pure)` and the like.
+#define ROCPROFILER_ATTRIBUTE(...) __attribute__((__VA_ARGS__))
 
 #define ROCPROFILER_VERSION_MAJOR 1
 #define ROCPROFILER_VERSION_MINOR 0

@@ -58,6 +58,14 @@ typedef enum rocprofiler_status_t {
   ROCPROFILER_STATUS_LAST,
 } rocprofiler_status_t;
 
+/// A version as three numbers (rocprofiler_get_version_triplet; cxx/version.hpp computes one
+/// from the packed value rocprofiler_configure receives).
+typedef struct rocprofiler_version_triplet_t {
+  uint32_t major;
+  uint32_t minor;
+  uint32_t patch;
+} rocprofiler_version_triplet_t;
+
 typedef uint64_t rocprofiler_timestamp_t;  ///< nanoseconds on CLOCK_BOOTTIME
 typedef uint64_t rocprofiler_thread_id_t;  ///< OS thread id (gettid)
 typedef int32_t rocprofiler_tracing_operation_t;
@@ -155,6 +163,14 @@ typedef struct rocprofiler_record_header_t {
   uint32_t kind;      ///< e.g. rocprofiler_buffer_tracing_kind_t for CATEGORY_TRACING
   void* payload;      ///< the record; owned by the core, valid during the callback only
 } rocprofiler_record_header_t;
+
+/// The hash of a record header from its category (rocprofiler_buffer_category_t) and kind:
+/// the category in the low 32 bits, the kind in the high 32 bits.
+static inline uint64_t rocprofiler_record_header_compute_hash(uint32_t category, uint32_t kind) {
+  const uint64_t low = category;  // widened without casts: the header compiles as C and C++
+  const uint64_t high = kind;
+  return low | (high << 32);
+}
 
 /// Memory kinds of NVIDIA records (CUPTI's memory kinds; extension).
 typedef enum rocprofiler_memory_kind_t {

@@ -1,10 +1,11 @@
 // Umbrella header of the profiler core's public C API, plus the small utility calls.
 #pragma once
 
-// rocprofiler-sdk's umbrella header brings <assert.h> in through the HSA headers, and tools
-// written for it (its own samples among them) use assert() without including it: the one
-// standard header here beyond <stdint.h> / <stddef.h>, so that such tools compile unchanged.
+// rocprofiler-sdk's umbrella header brings standard C headers in through the HIP and HSA
+// runtime headers it includes, and tools written against it (AMD's sample tools among them) use
+// assert(), memset and the like without including them: the umbrella includes them too.
 #include <assert.h>
+#include <string.h>
 
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
@@ -28,8 +29,12 @@
 
 ROCPROFILER_EXTERN_C_INIT
 
+/// The library's version; each pointer may be NULL. Callable before any tool is configured.
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
                                                              uint32_t* patch);
+/// The same as one struct (cxx/operators.hpp compares them).
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_get_version_triplet(rocprofiler_version_triplet_t* info) ROCPROFILER_NONNULL(1);
 
 /// Nanoseconds on CLOCK_BOOTTIME: the one clock of every record.
 ROCPROFILER_API rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts)

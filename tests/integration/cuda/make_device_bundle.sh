@@ -25,6 +25,13 @@ if [ -x "$build/bin/rocprofv3" ]; then
   cp -a "$build"/lib/rocprofiler-sdk/*.so "$dest/prefix/lib/rocprofiler-sdk/" 2>/dev/null || true
   cp -a "$build"/lib/libroctx*.so* "$build"/lib/librocprof*.so* "$dest/prefix/lib/" 2>/dev/null || true
 fi
+# The sample tools built against a fresh install by ctest's samples.install_and_build, when it ran
+# (tests/integration/samples; run_on_device.sh runs them on cuda_app).
+samples="$build/tests/integration/samples/work/samples-build"
+if ls "$samples"/librocprof-sample-*.so > /dev/null 2>&1; then
+  mkdir -p "$dest/prefix/lib/samples"
+  cp "$samples"/librocprof-sample-*.so "$dest/prefix/lib/samples/"
+fi
 # Debug info stays here: the folder that travels has a size limit.
 find "$dest/prefix" -type f \( -name "*.so*" -o -perm -u+x \) -exec strip --strip-debug {} + 2>/dev/null || true
 bash "$bundle_sh" "$dest/bundle" "$dest/prefix"

@@ -7,9 +7,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
+#include "rocprof/trace/api_args.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 
 namespace {
@@ -107,6 +110,60 @@ TEST(json_writer, empty_trace_is_valid_json) {
           ts::shell_quote(o.path_for("results", "json")) + " 2>&1",
       &status);
   EXPECT_EQ(status, 0) << out;
+}
+
+TEST(api_args_text, arguments_survive_the_round_trip_and_separators_are_replaced) {
+  trace::api_args_text text{-3};
+  text.add("size_t", "count", "4096");
+  text.add("const char*", "name",
+           "a\x1e"
+           "b\x1f"
+           "c");
+  std::vector<std::string> seen;
+  trace::for_each_api_arg(text.text(), [&](const trace::api_arg_view& a) {
+    seen.push_back(std::string(a.type) + "|" + std::string(a.name) + "|" + std::string(a.value));
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"size_t|count|4096", "const char*|name|a?b?c"}));
+  EXPECT_EQ(trace::api_args_retval(text.text()), -3);
+  EXPECT_EQ(trace::api_args_retval(trace::api_args_text{0}.text()), 0);
+}
+
+TEST(json_writer, cuda_api_records_carry_their_arguments_and_return_value) {
+  ts::temp_dir dir{"json-args"};
+  ts::synthetic_options so;
+  so.records_per_kind = 20;
+  auto t = ts::make_synthetic_trace(so);
+  trace::api_args_text text{2};
+  text.add("void*", "dst", "0xd000");
+  text.add("size_t", "count", "4096");
+  t.defs.strings.push_back(text.text());
+  const auto args_id = static_cast<trace::string_id>(t.defs.strings.size() - 1);
+  size_t with_args = 0;
+  for (auto& r : t.api) {
+    if (r.domain != trace::api_domain::cuda_runtime) continue;
+    r.args = args_id;
+    ++with_args;
+  }
+  ASSERT_GT(with_args, 0u);
+  trace::output_options o;
+  o.output_directory = dir.path();
+  o.file_prefix = "args";
+  std::string error;
+  auto w = trace::make_writer("json", o, &error);
+  ASSERT_TRUE(w) << error;
+  ASSERT_EQ(ts::write_synthetic_trace(*w, t, 16), "");
+  std::ifstream in{o.path_for("results", "json")};
+  const auto doc = nlohmann::json::parse(in)["rocprofiler-sdk-tool"][0];
+  size_t found = 0;
+  for (const auto& r : doc["buffer_records"]["cuda_api"]) {
+    if (!r.contains("args")) continue;
+    ++found;
+    EXPECT_EQ(r["args"],
+              nlohmann::json::parse(R"([{"type":"void*","name":"dst","value":"0xd000"},)"
+                                    R"({"type":"size_t","name":"count","value":"4096"}])"));
+    EXPECT_EQ(r["retval"], 2);
+  }
+  EXPECT_EQ(found, with_args);
 }
 
 }  // namespace

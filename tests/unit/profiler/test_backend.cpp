@@ -173,4 +173,18 @@ __attribute__((visibility("default"))) int test_backend_starts(void) {
   return g_starts;
 }
 
+// What a GPU backend does at a launch when tools want to be asked for external ids: the core's
+// request service (appended to the services table; 0 when this core has none).
+__attribute__((visibility("default"))) int test_backend_request(
+    rocprofiler_external_correlation_id_request_kind_t kind, rocprofiler_tracing_operation_t op,
+    uint64_t internal_id, uint64_t* external) {
+  if (g_core->size < sizeof(rocprof_core_services_t) ||
+      g_core->request_external_correlation_id == nullptr)
+    return 0;
+  rocprofiler_user_data_t value{};
+  const int answered = g_core->request_external_correlation_id(kind, op, internal_id, &value);
+  *external = value.value;
+  return answered;
+}
+
 }  // extern "C"

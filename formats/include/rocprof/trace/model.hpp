@@ -247,7 +247,7 @@ struct api_record {
   string_id operation = 0;    // API function name
   string_id message = 0;      // markers: user message; otherwise empty
   string_id marker_domain = 0;
-  uint32_t reserved2 = 0;
+  string_id args = 0;  // return value and arguments (trace/api_args.hpp); empty if not known
   correlation corr;
   int64_t pid = 0, tid = 0;
   uint64_t start_ns = 0, end_ns = 0;

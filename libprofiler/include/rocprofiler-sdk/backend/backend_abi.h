@@ -26,6 +26,7 @@
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "rocprofiler-sdk/counter_config.h"
+#include "rocprofiler-sdk/external_correlation.h"
 #include "rocprofiler-sdk/fwd.h"
 
 ROCPROFILER_EXTERN_C_INIT
@@ -201,7 +202,24 @@ typedef struct rocprof_core_services_t {
   void (*counting_dispatch_end)(const rocprof_counted_dispatch_t* dispatch, const double* values,
                                 uint64_t count, rocprofiler_timestamp_t start,
                                 rocprofiler_timestamp_t end);
+  // --- appended; a backend reads them only when `size` covers them ---
+
+  /// Asks the active contexts that configured the external-correlation-id request service for
+  /// `kind` (in context order, the first answer wins) for the external id of the GPU work the
+  /// calling thread's API call `operation` (internal id `internal_id`) launches. Returns
+  /// non-zero and sets *external when a tool answered. Cheap when no context asks (one bit
+  /// test); otherwise it runs the tools' callbacks on the calling thread.
+  int (*request_external_correlation_id)(rocprofiler_external_correlation_id_request_kind_t kind,
+                                         rocprofiler_tracing_operation_t operation,
+                                         uint64_t internal_id, rocprofiler_user_data_t* external);
 } rocprof_core_services_t;
+
+/// One argument of an API call, for iterate_args below (the parameters of
+/// rocprofiler_callback_tracing_operation_args_cb_t without kind and operation).
+typedef int (*rocprof_backend_arg_cb_t)(uint32_t arg_number, const void* arg_value_addr,
+                                        int32_t arg_indirection_count, const char* arg_type,
+                                        const char* arg_name, const char* arg_value_str,
+                                        int32_t arg_dereference_count, void* data);
 
 typedef struct rocprof_backend_t {
   uint64_t size;
@@ -253,6 +271,20 @@ typedef struct rocprof_backend_t {
   rocprofiler_status_t (*create_counter_set)(void* backend_data, rocprofiler_agent_id_t agent,
                                              const char* const* names, uint64_t count,
                                              uint64_t* set, uint64_t* passes, const char** why);
+  // --- appended; the core reads them only when `size` covers them ---
+
+  /// The arguments of one call of a kind this backend owns: `params` is the call's argument
+  /// block as the callback payload or the buffer record carries it (params_size bytes; 0: a
+  /// live block of the call in progress, whose size the backend knows). Pointers are followed
+  /// at most max_dereference_count times (0 for buffer records). Calls `callback` per argument
+  /// until it returns non-zero. ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND: not a kind whose
+  /// arguments it knows; ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND: an unknown operation or
+  /// a block of the wrong size. NULL: the backend shows no arguments.
+  rocprofiler_status_t (*iterate_args)(void* backend_data, int is_buffer_kind, uint32_t kind,
+                                       rocprofiler_tracing_operation_t operation,
+                                       const void* params, uint64_t params_size,
+                                       int32_t max_dereference_count,
+                                       rocprof_backend_arg_cb_t callback, void* data);
 } rocprof_backend_t;
 
 typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core_services_t* core,

@@ -7,6 +7,7 @@
 #include <cupti_pcsampling.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -44,13 +45,15 @@ uint64_t now() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-// One runtime API call: ENTER and EXIT callbacks when enabled; returns its CUPTI correlation id.
-uint32_t api_call(uint32_t cbid, const char* name) {
+// One runtime API call: ENTER and EXIT callbacks when enabled, with `params` (the call's
+// parameter struct, as CUPTI hands it); returns its CUPTI correlation id.
+uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   const uint32_t id = g_next_correlation++;
   if (!g_subscribed || g_callback == nullptr || !g_runtime_enabled[cbid]) return id;
   uint64_t slot = 0;
   CUpti_CallbackData cb{};
   cb.functionName = name;
+  cb.functionParams = params;
   cb.correlationId = id;
   cb.correlationData = &slot;
   cudaError_t ret = cudaSuccess;
@@ -194,7 +197,12 @@ FAKE_API CUptiResult cuptiFinalize() {
 FAKE_API void fake_cupti_launch(const char* name, int count) {
   for (int i = 0; i < count; ++i) {
     const uint64_t t = now();
-    const uint32_t id = api_call(launch_cbid, g_names[0]);
+    cudaLaunchKernel_v7000_params params{};
+    params.func = name;
+    params.gridDim = dim3(64, 1, 1);
+    params.blockDim = dim3(128, 1, 1);
+    params.stream = reinterpret_cast<cudaStream_t>(uintptr_t{0x7000});
+    const uint32_t id = api_call(launch_cbid, g_names[0], &params);
     if (!g_kind_enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]) continue;
     CUpti_ActivityKernel10 k{};
     k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -218,7 +226,12 @@ FAKE_API void fake_cupti_launch(const char* name, int count) {
 // One host-to-device copy of `bytes`.
 FAKE_API void fake_cupti_memcpy_h2d(uint64_t bytes) {
   const uint64_t t = now();
-  const uint32_t id = api_call(memcpy_cbid, g_names[1]);
+  cudaMemcpy_v3020_params params{};
+  params.dst = reinterpret_cast<void*>(uintptr_t{0xd000});
+  params.src = reinterpret_cast<const void*>(uintptr_t{0xc000});
+  params.count = bytes;
+  params.kind = cudaMemcpyHostToDevice;
+  const uint32_t id = api_call(memcpy_cbid, g_names[1], &params);
   if (!g_kind_enabled[CUPTI_ACTIVITY_KIND_MEMCPY]) return;
   CUpti_ActivityMemcpy6 c{};
   c.kind = CUPTI_ACTIVITY_KIND_MEMCPY;

@@ -1,0 +1,74 @@
+#include "launch_external_id.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <initializer_list>
+
+namespace rocprof::cuda {
+namespace {
+
+bool has_prefix(const char* name, std::initializer_list<const char*> prefixes) {
+  for (const char* p : prefixes)
+    if (std::strncmp(name, p, std::strlen(p)) == 0) return true;
+  return false;
+}
+
+constexpr uint32_t bit(cuda_domain d) {
+  return 1u << static_cast<uint32_t>(d);
+}
+
+// Per callback id, the work it launches, learned from its name on first sight: 0 not known
+// yet, else the bits | known. Relaxed atomics: two threads learning the same id agree.
+constexpr uint32_t max_cbid = 1024;
+constexpr uint32_t known = 1u << 31;
+std::atomic<uint32_t> g_work[2][max_cbid];
+
+// The tool's answer for the launch in progress on this thread (see the header).
+thread_local uint64_t t_answered_owner = 0;
+thread_local uint64_t t_answer = 0;
+
+}  // namespace
+
+uint32_t launch_work_of(const char* name) {
+  if (name == nullptr) return 0;
+  if (has_prefix(name, {"cudaGraphLaunch", "cuGraphLaunch"}))
+    return bit(cuda_domain::kernel_dispatch) | bit(cuda_domain::memory_copy) |
+           bit(cuda_domain::memory_set);
+  if (has_prefix(name, {"cudaLaunch", "__cudaLaunch", "cuLaunch"}))
+    return bit(cuda_domain::kernel_dispatch);
+  if (has_prefix(name, {"cudaMemcpy", "cuMemcpy"})) return bit(cuda_domain::memory_copy);
+  if (has_prefix(name, {"cudaMemset", "cuMemset"})) return bit(cuda_domain::memory_set);
+  if (has_prefix(name, {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cuMemAlloc", "cuMemFree",
+                        "cuMemHostAlloc", "cuMemCreate", "cuMemRelease"}))
+    return bit(cuda_domain::memory_allocation);
+  return 0;
+}
+
+uint64_t launch_external_id(backend_sink& sink, api_domain domain, uint32_t cbid, const char* name,
+                            uint64_t owner, bool outermost, uint64_t pushed) {
+  if (outermost) t_answered_owner = 0;  // a new call: an earlier answer belongs to another
+  if (owner != 0 && owner == t_answered_owner) return t_answer;
+  uint32_t work = 0;
+  if (cbid < max_cbid) {
+    std::atomic<uint32_t>& slot = g_work[domain == api_domain::runtime ? 0 : 1][cbid];
+    work = slot.load(std::memory_order_relaxed);
+    if (work == 0) {
+      work = launch_work_of(name) | known;
+      slot.store(work, std::memory_order_relaxed);
+    }
+  } else {
+    work = launch_work_of(name);
+  }
+  for (cuda_domain d : {cuda_domain::kernel_dispatch, cuda_domain::memory_copy,
+                        cuda_domain::memory_set, cuda_domain::memory_allocation}) {
+    uint64_t answer = 0;
+    if ((work & bit(d)) != 0 && sink.request_external_id(d, cbid, owner, &answer)) {
+      t_answered_owner = owner;
+      t_answer = answer;
+      return answer;
+    }
+  }
+  return pushed;
+}
+
+}  // namespace rocprof::cuda
