@@ -42,8 +42,8 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_codeobj_capture_create(
   return guarded(__func__, [&] { return code_objects::capture_create(id, mode, userdata); });
 }
 
-ROCPROFILER_API rocprofiler_status_t
-rocprofiler_codeobj_capture_get(rocprofiler_record_id_t id, rocprofiler_codeobj_symbols_t* capture) {
+ROCPROFILER_API rocprofiler_status_t rocprofiler_codeobj_capture_get(
+    rocprofiler_record_id_t id, rocprofiler_codeobj_symbols_t* capture) {
   return guarded(__func__, [&] { return code_objects::capture_get(id, capture); });
 }
 

@@ -35,10 +35,17 @@ constexpr const char* k_async_operations[] = {"KernelExecution", "MemoryCopy", "
 
 bool class_of(rocprofiler_tracer_activity_domain_t domain, event_class& what) {
   switch (domain) {
-    case ACTIVITY_DOMAIN_HIP_API: what = event_class::runtime_api; return true;
-    case ACTIVITY_DOMAIN_HSA_API: what = event_class::driver_api; return true;
-    case ACTIVITY_DOMAIN_ROCTX: what = event_class::marker; return true;
-    default: return false;
+    case ACTIVITY_DOMAIN_HIP_API:
+      what = event_class::runtime_api;
+      return true;
+    case ACTIVITY_DOMAIN_HSA_API:
+      what = event_class::driver_api;
+      return true;
+    case ACTIVITY_DOMAIN_ROCTX:
+      what = event_class::marker;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -47,8 +54,6 @@ bool is_async_domain(rocprofiler_tracer_activity_domain_t domain) {
 }
 
 }  // namespace
-
-
 
 extern "C" {
 
@@ -156,9 +161,10 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_counter_info_size(
   });
 }
 
-ROCPROFILER_API rocprofiler_status_t rocprofiler_query_counter_info(
-    rocprofiler_session_id_t, rocprofiler_counter_info_kind_t, rocprofiler_counter_id_t,
-    const char**) {
+ROCPROFILER_API rocprofiler_status_t rocprofiler_query_counter_info(rocprofiler_session_id_t,
+                                                                    rocprofiler_counter_info_kind_t,
+                                                                    rocprofiler_counter_id_t,
+                                                                    const char**) {
   return guarded(__func__, [] {
     return rocprof::v2::sessions::not_implemented(
         "counter information is not implemented yet (no counter collection through v2)");
@@ -184,9 +190,9 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_tracer_operation_name(
   });
 }
 
-ROCPROFILER_API rocprofiler_status_t rocprofiler_tracer_operation_id(
-    rocprofiler_tracer_activity_domain_t domain, const char* name,
-    rocprofiler_tracer_operation_id_t* operation_id) {
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_tracer_operation_id(rocprofiler_tracer_activity_domain_t domain, const char* name,
+                                rocprofiler_tracer_operation_id_t* operation_id) {
   return guarded(__func__, [&] {
     if (name == nullptr || operation_id == nullptr)
       return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;

@@ -12,11 +12,13 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_session(
   return guarded(__func__, [&] { return sessions::create_session(replay_mode, session_id); });
 }
 
-ROCPROFILER_API rocprofiler_status_t rocprofiler_destroy_session(rocprofiler_session_id_t session_id) {
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_destroy_session(rocprofiler_session_id_t session_id) {
   return guarded(__func__, [&] { return sessions::destroy_session(session_id); });
 }
 
-ROCPROFILER_API rocprofiler_status_t rocprofiler_start_session(rocprofiler_session_id_t session_id) {
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_start_session(rocprofiler_session_id_t session_id) {
   return guarded(__func__, [&] { return sessions::start_session(session_id); });
 }
 
@@ -90,15 +92,26 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_next_record(
     // Records sit back to back, each the size of its kind's struct.
     size_t size = 0;
     switch (record->kind) {
-      case ROCPROFILER_PROFILER_RECORD: size = sizeof(rocprofiler_record_profiler_t); break;
-      case ROCPROFILER_TRACER_RECORD: size = sizeof(rocprofiler_record_tracer_t); break;
-      case ROCPROFILER_ATT_TRACER_RECORD: size = sizeof(rocprofiler_record_att_tracer_t); break;
-      case ROCPROFILER_PC_SAMPLING_RECORD: size = sizeof(rocprofiler_record_pc_sample_t); break;
-      case ROCPROFILER_SPM_RECORD: size = sizeof(rocprofiler_record_spm_t); break;
+      case ROCPROFILER_PROFILER_RECORD:
+        size = sizeof(rocprofiler_record_profiler_t);
+        break;
+      case ROCPROFILER_TRACER_RECORD:
+        size = sizeof(rocprofiler_record_tracer_t);
+        break;
+      case ROCPROFILER_ATT_TRACER_RECORD:
+        size = sizeof(rocprofiler_record_att_tracer_t);
+        break;
+      case ROCPROFILER_PC_SAMPLING_RECORD:
+        size = sizeof(rocprofiler_record_pc_sample_t);
+        break;
+      case ROCPROFILER_SPM_RECORD:
+        size = sizeof(rocprofiler_record_spm_t);
+        break;
       case ROCPROFILER_COUNTERS_SAMPLER_RECORD:
         size = sizeof(rocprofiler_record_counters_sampler_t);
         break;
-      default: return ROCPROFILER_STATUS_ERROR_RECORD_CORRUPTED;
+      default:
+        return ROCPROFILER_STATUS_ERROR_RECORD_CORRUPTED;
     }
     *next = reinterpret_cast<const rocprofiler_record_header_t*>(
         reinterpret_cast<const unsigned char*>(record) + size);

@@ -83,7 +83,8 @@ void loaded(const core_code_object& object) {
   e.in_memory = object.memory != nullptr;
   // The core's memory is valid during the report only: copy now if anyone may ask for it.
   rocprofiler_codeobj_capture_mode_t widest = ROCPROFILER_CAPTURE_SYMBOLS_ONLY;
-  for (const auto& entry : s.captures) widest = std::max(widest, entry.second.mode);
+  for (const auto& entry : s.captures)
+    widest = std::max(widest, entry.second.mode);
   if (e.in_memory && widest >= ROCPROFILER_CAPTURE_COPY_MEMORY)
     e.bytes = std::make_shared<const std::string>(static_cast<const char*>(object.memory),
                                                   object.memory_size);
@@ -141,9 +142,9 @@ rocprofiler_status_t capture_get(rocprofiler_record_id_t id, rocprofiler_codeobj
     o.filepath = e.uri;
     o.base_address = e.base;
     o.mem_size = e.size;
-    const bool copy = e.bytes != nullptr &&
-                      (e.in_memory ? c->mode >= ROCPROFILER_CAPTURE_COPY_MEMORY
-                                   : c->mode == ROCPROFILER_CAPTURE_COPY_FILE_AND_MEMORY);
+    const bool copy =
+        e.bytes != nullptr && (e.in_memory ? c->mode >= ROCPROFILER_CAPTURE_COPY_MEMORY
+                                           : c->mode == ROCPROFILER_CAPTURE_COPY_FILE_AND_MEMORY);
     o.data = copy ? e.bytes->data() : nullptr;
     o.data_size = copy ? e.bytes->size() : 0;
     o.clock_start.value = e.load_ns;

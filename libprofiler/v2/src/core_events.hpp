@@ -11,20 +11,20 @@ namespace rocprof::v2 {
 
 /// Which v2 domain a core record belongs to (see rocprofiler/v2/rocprofiler.h).
 enum class event_class : uint8_t {
-  runtime_api,   // CUDA runtime API (HIP runtime API on AMD)  -> ACTIVITY_DOMAIN_HIP_API
-  driver_api,    // CUDA driver API (HSA API on AMD)           -> ACTIVITY_DOMAIN_HSA_API
-  marker,        // ROCTx / NVTX ranges and marks              -> ACTIVITY_DOMAIN_ROCTX
-  kernel,        // a kernel dispatch                           -> profiler record / HIP_OPS
-  memory_copy,   // an async copy                               -> HIP_OPS / HSA_OPS
-  memory_set,    // an async memset                             -> HIP_OPS / HSA_OPS
+  runtime_api,  // CUDA runtime API (HIP runtime API on AMD)  -> ACTIVITY_DOMAIN_HIP_API
+  driver_api,   // CUDA driver API (HSA API on AMD)           -> ACTIVITY_DOMAIN_HSA_API
+  marker,       // ROCTx / NVTX ranges and marks              -> ACTIVITY_DOMAIN_ROCTX
+  kernel,       // a kernel dispatch                           -> profiler record / HIP_OPS
+  memory_copy,  // an async copy                               -> HIP_OPS / HSA_OPS
+  memory_set,   // an async memset                             -> HIP_OPS / HSA_OPS
 };
 
 /// One finished record of the core, flattened. Strings are interned (valid until exit).
 struct core_event {
   event_class what = event_class::runtime_api;
-  uint32_t operation = 0;        // the core's operation id (CUPTI callback id, copy kind...)
-  const char* name = nullptr;    // API function, marker message, or nullptr (kernels: by id)
-  uint64_t correlation_id = 0;   // internal correlation id of the call (async: the launch's)
+  uint32_t operation = 0;       // the core's operation id (CUPTI callback id, copy kind...)
+  const char* name = nullptr;   // API function, marker message, or nullptr (kernels: by id)
+  uint64_t correlation_id = 0;  // internal correlation id of the call (async: the launch's)
   uint64_t external_id = 0;
   uint64_t begin_ns = 0;
   uint64_t end_ns = 0;

@@ -26,21 +26,21 @@ namespace rocprof::v2::core_port {
 namespace {
 
 // Every core function the library calls, looked up in the core's object (core_port.hpp).
-#define ROCPROF_V2_CORE_FUNCTIONS(X)                          \
-  X(rocprofiler_force_configure)                              \
-  X(rocprofiler_is_initialized)                               \
-  X(rocprofiler_create_context)                               \
-  X(rocprofiler_start_context)                                \
-  X(rocprofiler_stop_context)                                 \
-  X(rocprofiler_create_buffer)                                \
-  X(rocprofiler_flush_buffer)                                 \
-  X(rocprofiler_create_callback_thread)                       \
-  X(rocprofiler_assign_callback_thread)                       \
-  X(rocprofiler_configure_buffer_tracing_service)             \
-  X(rocprofiler_configure_callback_tracing_service)           \
-  X(rocprofiler_query_buffer_tracing_kind_operation_name)     \
-  X(rocprofiler_iterate_buffer_tracing_kind_operations)       \
-  X(rocprofiler_query_available_agents)                       \
+#define ROCPROF_V2_CORE_FUNCTIONS(X)                      \
+  X(rocprofiler_force_configure)                          \
+  X(rocprofiler_is_initialized)                           \
+  X(rocprofiler_create_context)                           \
+  X(rocprofiler_start_context)                            \
+  X(rocprofiler_stop_context)                             \
+  X(rocprofiler_create_buffer)                            \
+  X(rocprofiler_flush_buffer)                             \
+  X(rocprofiler_create_callback_thread)                   \
+  X(rocprofiler_assign_callback_thread)                   \
+  X(rocprofiler_configure_buffer_tracing_service)         \
+  X(rocprofiler_configure_callback_tracing_service)       \
+  X(rocprofiler_query_buffer_tracing_kind_operation_name) \
+  X(rocprofiler_iterate_buffer_tracing_kind_operations)   \
+  X(rocprofiler_query_available_agents)                   \
   X(rocprofiler_get_timestamp)
 
 struct core_table {
@@ -66,7 +66,7 @@ const core_table& core() {
     void* handle = core_handle();
     if (handle == nullptr) return t;
     t.complete = true;
-#define ROCPROF_V2_LOOKUP(name)                                         \
+#define ROCPROF_V2_LOOKUP(name)                                       \
   t.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name)); \
   t.complete = t.complete && t.name != nullptr;
     ROCPROF_V2_CORE_FUNCTIONS(ROCPROF_V2_LOOKUP)
@@ -155,7 +155,7 @@ bool convert(const rocprofiler_record_header_t& header, core_event& e) {
       const auto& r = *static_cast<const rocprofiler_buffer_tracing_api_record_t*>(header.payload);
       fill_common(e, r);
       e.what = kind == ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API ? event_class::runtime_api
-                                                                    : event_class::driver_api;
+                                                                   : event_class::driver_api;
       e.name = cached_operation_name(kind, r.operation);
       return true;
     }
@@ -208,8 +208,8 @@ bool convert(const rocprofiler_record_header_t& header, core_event& e) {
   }
 }
 
-void deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t, rocprofiler_record_header_t** headers,
-             size_t num_headers, void*, uint64_t) {
+void deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+             rocprofiler_record_header_t** headers, size_t num_headers, void*, uint64_t) {
   c_boundary::guarded_call("rocprofiler v2 buffer delivery", [&] {
     t_delivering = true;
     std::vector<core_event> events;
@@ -265,9 +265,15 @@ void sync_api_callback(rocprofiler_callback_tracing_record_t record, rocprofiler
   c_boundary::guarded_call("rocprofiler v2 synchronous API callback", [&] {
     core_event e;
     switch (record.kind) {
-      case ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API: e.what = event_class::runtime_api; break;
-      case ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API: e.what = event_class::driver_api; break;
-      default: e.what = event_class::marker; break;
+      case ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API:
+        e.what = event_class::runtime_api;
+        break;
+      case ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API:
+        e.what = event_class::driver_api;
+        break;
+      default:
+        e.what = event_class::marker;
+        break;
     }
     const bool enter = record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER;
     // ENTER keeps its time for EXIT (user_data lives from ENTER to EXIT of one call).

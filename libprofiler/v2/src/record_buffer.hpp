@@ -43,9 +43,9 @@ class record_buffer {
   const rocprofiler_session_id_t session_;
   const rocprofiler_buffer_id_t id_;
   const rocprofiler_buffer_callback_t callback_;
-  std::recursive_mutex mutex_;    // storage, the callback's runs (re-entered by a flush inside it)
+  std::recursive_mutex mutex_;     // storage, the callback's runs (re-entered by a flush inside it)
   std::vector<uint64_t> storage_;  // 8-byte aligned: every record struct is
-  size_t used_ = 0;               // bytes
+  size_t used_ = 0;                // bytes
   bool delivering_ = false;
   bool closed_ = false;
 

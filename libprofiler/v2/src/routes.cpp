@@ -64,10 +64,18 @@ rocprofiler_record_tracer_t tracer_record(const core_event& e,
   t.external_id.id = e.external_id;
   t.domain = domain;
   switch (e.what) {
-    case event_class::kernel: t.operation_id.id = k_op_kernel; break;
-    case event_class::memory_copy: t.operation_id.id = k_op_copy; break;
-    case event_class::memory_set: t.operation_id.id = k_op_set; break;
-    default: t.operation_id.id = e.operation; break;
+    case event_class::kernel:
+      t.operation_id.id = k_op_kernel;
+      break;
+    case event_class::memory_copy:
+      t.operation_id.id = k_op_copy;
+      break;
+    case event_class::memory_set:
+      t.operation_id.id = k_op_set;
+      break;
+    default:
+      t.operation_id.id = e.operation;
+      break;
   }
   t.correlation_id.value = e.correlation_id;
   t.timestamps.begin.value = e.begin_ns;

@@ -81,7 +81,8 @@ rocprofiler_status_t read_filter(rocprofiler_filter_kind_t kind, rocprofiler_fil
     case ROCPROFILER_SPM_COLLECTION:
       return not_implemented("SPM (ROCPROFILER_SPM_COLLECTION) needs AMD GPUs");
     case ROCPROFILER_COUNTERS_SAMPLER:
-      return not_implemented("PCIe/XGMI counter sampling (ROCPROFILER_COUNTERS_SAMPLER) needs AMD GPUs");
+      return not_implemented(
+          "PCIe/XGMI counter sampling (ROCPROFILER_COUNTERS_SAMPLER) needs AMD GPUs");
     default:
       return ROCPROFILER_STATUS_ERROR_FILTER_NOT_SUPPORTED;
   }
@@ -91,7 +92,8 @@ rocprofiler_status_t read_filter(rocprofiler_filter_kind_t kind, rocprofiler_fil
       break;
     case ROCPROFILER_FILTER_HIP_TRACER_API_FUNCTIONS:
     case ROCPROFILER_FILTER_HSA_TRACER_API_FUNCTIONS:
-      if (kind != ROCPROFILER_API_TRACE) return ROCPROFILER_STATUS_ERROR_SESSION_FILTER_DATA_MISMATCH;
+      if (kind != ROCPROFILER_API_TRACE)
+        return ROCPROFILER_STATUS_ERROR_SESSION_FILTER_DATA_MISMATCH;
       if (n != 0 && property.hip_functions_names == nullptr)
         return ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED;
       for (uint64_t i = 0; i < n; ++i)
@@ -104,7 +106,8 @@ rocprofiler_status_t read_filter(rocprofiler_filter_kind_t kind, rocprofiler_fil
       if (n != 0 && property.name_regex == nullptr)
         return ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED;
       for (uint64_t i = 0; i < n; ++i)
-        if (property.name_regex[i] != nullptr) f.kernel_patterns.emplace_back(property.name_regex[i]);
+        if (property.name_regex[i] != nullptr)
+          f.kernel_patterns.emplace_back(property.name_regex[i]);
       break;
     default:
       return not_implemented(
@@ -124,7 +127,8 @@ rocprofiler_status_t compile_routes(const session& s, rocprofiler_session_id_t i
     r.domains = f.domains;
     r.functions.insert(f.functions.begin(), f.functions.end());
     try {
-      for (const std::string& p : f.kernel_patterns) r.kernel_names.emplace_back(p);
+      for (const std::string& p : f.kernel_patterns)
+        r.kernel_names.emplace_back(p);
     } catch (const std::regex_error&) {
       return ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED;
     }
@@ -154,7 +158,8 @@ std::mutex& transition_mutex() {
 std::vector<std::shared_ptr<record_buffer>> detach_active(session& s) {
   s.active = false;
   std::vector<std::shared_ptr<record_buffer>> buffers;
-  for (auto& entry : s.buffers) buffers.push_back(entry.second);
+  for (auto& entry : s.buffers)
+    buffers.push_back(entry.second);
   return buffers;
 }
 
@@ -165,7 +170,8 @@ void drain(const std::vector<std::shared_ptr<record_buffer>>& buffers) {
   core_port::stop_tracing();
   core_port::flush();
   g_active.store(nullptr);
-  for (const auto& b : buffers) b->deliver();
+  for (const auto& b : buffers)
+    b->deliver();
 }
 
 }  // namespace
@@ -209,7 +215,8 @@ rocprofiler_status_t finalize() {
   }
   if (was_active) drain(to_deliver);
   for (auto& entry : ended)
-    for (auto& b : entry.second.buffers) b.second->close();
+    for (auto& b : entry.second.buffers)
+      b.second->close();
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -245,7 +252,8 @@ rocprofiler_status_t destroy_session(rocprofiler_session_id_t id) {
     r.sessions.erase(id.handle);
   }
   if (was_active) drain(detach_active(ended));
-  for (auto& b : ended.buffers) b.second->close();
+  for (auto& b : ended.buffers)
+    b.second->close();
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -399,7 +407,8 @@ rocprofiler_status_t set_buffer_properties(rocprofiler_session_id_t session_id,
       return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;
     if (properties[i].value == 0) return ROCPROFILER_STATUS_ERROR_INCORRECT_FLUSH_INTERVAL;
   }
-  for (uint32_t i = 0; i < count; ++i) b->set_flush_interval(properties[i].value);
+  for (uint32_t i = 0; i < count; ++i)
+    b->set_flush_interval(properties[i].value);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -446,7 +455,8 @@ rocprofiler_status_t check_buffer(rocprofiler_session_id_t session_id,
 void core_port::on_core_events(const core_event* events, size_t count) {
   const session_routes* active = sessions::g_active.load();
   if (active == nullptr) return;
-  for (size_t i = 0; i < count; ++i) route_event(*active, events[i]);
+  for (size_t i = 0; i < count; ++i)
+    route_event(*active, events[i]);
 }
 
 void core_port::on_sync_event(const core_event& event, bool enter) {

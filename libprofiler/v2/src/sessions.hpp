@@ -26,7 +26,8 @@ rocprofiler_status_t set_filter_buffer(rocprofiler_session_id_t session,
 rocprofiler_status_t set_sync_callback(rocprofiler_session_id_t session,
                                        rocprofiler_filter_id_t filter,
                                        rocprofiler_sync_callback_t callback);
-rocprofiler_status_t destroy_filter(rocprofiler_session_id_t session, rocprofiler_filter_id_t filter);
+rocprofiler_status_t destroy_filter(rocprofiler_session_id_t session,
+                                    rocprofiler_filter_id_t filter);
 
 rocprofiler_status_t create_buffer(rocprofiler_session_id_t session,
                                    rocprofiler_buffer_callback_t callback, size_t size,
@@ -35,7 +36,8 @@ rocprofiler_status_t set_buffer_properties(rocprofiler_session_id_t session,
                                            rocprofiler_buffer_id_t buffer,
                                            const rocprofiler_buffer_property_t* properties,
                                            uint32_t count);
-rocprofiler_status_t destroy_buffer(rocprofiler_session_id_t session, rocprofiler_buffer_id_t buffer);
+rocprofiler_status_t destroy_buffer(rocprofiler_session_id_t session,
+                                    rocprofiler_buffer_id_t buffer);
 rocprofiler_status_t flush_data(rocprofiler_session_id_t session, rocprofiler_buffer_id_t buffer);
 /// SUCCESS when the session exists and owns the buffer (rocprofiler_next_record's check).
 rocprofiler_status_t check_buffer(rocprofiler_session_id_t session, rocprofiler_buffer_id_t buffer);

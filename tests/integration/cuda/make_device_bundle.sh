@@ -15,6 +15,9 @@ cp "$build/lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so" "$dest/prefix/lib/roc
 # The test variant with the standalone sink, for the tests that inject the plugin alone.
 cp "$build/tests/lib/librocprofiler-sdk-cuda-standalone.so" "$dest/prefix/lib/"
 cp "$build/lib/libbare_cupti_collector.so" "$dest/prefix/lib/"
+# The v2 library's device-session check (tests/unit/v2) with the v2 library and the core.
+cp "$build/bin/v2_device_session_gpu" "$dest/prefix/bin/"
+cp -a "$build"/lib/librocprofiler64v2.so "$build"/lib/librocprofiler-sdk.so* "$dest/prefix/lib/"
 if [ -x "$build/bin/rocprofv3" ]; then
   cp "$build/bin/rocprofv3" "$dest/prefix/bin/"
   cp -a "$build"/lib/librocprofiler-sdk*.so* "$dest/prefix/lib/" 2>/dev/null || true

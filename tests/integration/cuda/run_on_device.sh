@@ -7,7 +7,8 @@
 #   source .gpu/cuda/bundle/env.sh; bash tests/integration/cuda/run_on_device.sh .gpu/cuda/bundle/root/prefix
 # PREFIX holds bin/cuda_app, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
 # lib/librocprofiler-sdk-cuda-standalone.so (the test variant with the standalone sink),
-# lib/libbare_cupti_collector.so and, when the CLI is part of the bundle, bin/rocprofv3.
+# lib/libbare_cupti_collector.so, bin/v2_device_session_gpu with lib/librocprofiler64v2.so and
+# the core and, when the CLI is part of the bundle, bin/rocprofv3.
 set -u
 root=$(pwd)
 prefix=$(cd "${1:-.gpu/cuda/bundle/root/prefix}" && pwd)
@@ -38,6 +39,8 @@ ct="$work/ctest"; mkdir -p "$ct"
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
+  echo "add_test(v2.device_session_gpu $prefix/bin/v2_device_session_gpu)"
+  echo 'set_tests_properties(v2.device_session_gpu PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
 } > "$ct/CTestTestfile.cmake"
 echo "== ctest -L gpu"
 if command -v ctest > /dev/null; then

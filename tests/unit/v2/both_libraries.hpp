@@ -6,8 +6,8 @@
 
 namespace both {
 
-int v2_create_buffer_status();    // v2's rocprofiler_create_buffer on an unknown session
-uint64_t v2_timestamp();          // v2's rocprofiler_get_timestamp
+int v2_create_buffer_status();  // v2's rocprofiler_create_buffer on an unknown session
+uint64_t v2_timestamp();        // v2's rocprofiler_get_timestamp
 int v2_initialize();
 int v2_finalize();
 int core_create_buffer_status();  // the core's rocprofiler_create_buffer outside configuration

@@ -4,7 +4,6 @@
 
 #include "both_libraries.hpp"
 
-
 // Each shared name under a local alias bound to v2's version: a program linked to both
 // libraries says which one it means, else the link order decides (libprofiler/v2/README.md).
 extern "C" decltype(::rocprofiler_create_buffer) v2_rocprofiler_create_buffer;

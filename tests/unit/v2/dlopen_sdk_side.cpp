@@ -12,11 +12,13 @@ namespace dlopen_sides {
 int core_create_buffer(void* h) {
   auto fn = ROCPROF_LOOKUP(h, rocprofiler_create_buffer);
   rocprofiler_buffer_id_t id{};
-  return fn == nullptr ? -1000
-                       : fn(rocprofiler_context_id_t{0}, 4096, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                            [](rocprofiler_context_id_t, rocprofiler_buffer_id_t,
-                               rocprofiler_record_header_t**, size_t, void*, uint64_t) {},
-                            nullptr, &id);
+  return fn == nullptr
+             ? -1000
+             : fn(
+                   rocprofiler_context_id_t{0}, 4096, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                   [](rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+                      rocprofiler_record_header_t**, size_t, void*, uint64_t) {},
+                   nullptr, &id);
 }
 
 int core_initialized(void* h) {

@@ -12,11 +12,13 @@ namespace dlopen_sides {
 int v2_create_buffer(void* h) {
   auto fn = ROCPROF_LOOKUP(h, rocprofiler_create_buffer);
   rocprofiler_buffer_id_t id{};
-  return fn == nullptr ? 1000
-                       : fn(rocprofiler_session_id_t{12345},
-                            [](const rocprofiler_record_header_t*, const rocprofiler_record_header_t*,
-                               rocprofiler_session_id_t, rocprofiler_buffer_id_t) {},
-                            4096, &id);
+  return fn == nullptr
+             ? 1000
+             : fn(
+                   rocprofiler_session_id_t{12345},
+                   [](const rocprofiler_record_header_t*, const rocprofiler_record_header_t*,
+                      rocprofiler_session_id_t, rocprofiler_buffer_id_t) {},
+                   4096, &id);
 }
 
 int v2_initialize(void* h) {

@@ -77,9 +77,14 @@ extern "C" {
 
 __attribute__((
     visibility("default"))) extern const rocprof_backend_manifest_t rocprof_backend_manifest;
-const rocprof_backend_manifest_t rocprof_backend_manifest = {
-    sizeof(rocprof_backend_manifest_t), ROCPROF_BACKEND_ABI_VERSION, 0, "v2standin",
-    k_buffer_kinds, 5, k_callback_kinds, 2};
+const rocprof_backend_manifest_t rocprof_backend_manifest = {sizeof(rocprof_backend_manifest_t),
+                                                             ROCPROF_BACKEND_ABI_VERSION,
+                                                             0,
+                                                             "v2standin",
+                                                             k_buffer_kinds,
+                                                             5,
+                                                             k_callback_kinds,
+                                                             2};
 
 __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
     const rocprof_core_services_t* core, rocprof_backend_t* out) {

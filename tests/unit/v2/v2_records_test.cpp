@@ -131,7 +131,8 @@ TEST_F(v2_records, small_buffer_delivers_several_times_and_keeps_every_record) {
   const rocprofiler_buffer_id_t b = buffer(3 * sizeof(rocprofiler_record_tracer_t));
   api_filter({ACTIVITY_DOMAIN_HIP_API}, b);
   ASSERT_EQ(rocprofiler_start_session(session), ROCPROFILER_STATUS_SUCCESS);
-  for (int i = 0; i < 10; ++i) backend.launch(k_kernel_id);
+  for (int i = 0; i < 10; ++i)
+    backend.launch(k_kernel_id);
   ASSERT_EQ(rocprofiler_terminate_session(session), ROCPROFILER_STATUS_SUCCESS);
   auto& c = v2_test::collector::get();
   EXPECT_EQ(c.of(b).size(), 10u);
@@ -142,7 +143,8 @@ TEST_F(v2_records, small_buffer_delivers_several_times_and_keeps_every_record) {
 TEST_F(v2_records, flush_interval_delivers_while_the_session_runs) {
   const rocprofiler_buffer_id_t b = buffer();
   rocprofiler_buffer_property_t every_10ms{ROCPROFILER_BUFFER_PROPERTY_KIND_INTERVAL_FLUSH, 10};
-  ASSERT_EQ(rocprofiler_set_buffer_properties(session, b, &every_10ms, 1), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_set_buffer_properties(session, b, &every_10ms, 1),
+            ROCPROFILER_STATUS_SUCCESS);
   api_filter({ACTIVITY_DOMAIN_HIP_API}, b);
   ASSERT_EQ(rocprofiler_start_session(session), ROCPROFILER_STATUS_SUCCESS);
   backend.launch(k_kernel_id);
@@ -160,8 +162,10 @@ void on_sync(rocprofiler_record_tracer_t record, rocprofiler_session_id_t) {
 
 TEST_F(v2_records, synchronous_api_callback_sees_enter_and_exit) {
   g_sync.clear();
-  const rocprofiler_filter_id_t f = api_filter({ACTIVITY_DOMAIN_HIP_API}, rocprofiler_buffer_id_t{});
-  ASSERT_EQ(rocprofiler_set_api_trace_sync_callback(session, f, on_sync), ROCPROFILER_STATUS_SUCCESS);
+  const rocprofiler_filter_id_t f =
+      api_filter({ACTIVITY_DOMAIN_HIP_API}, rocprofiler_buffer_id_t{});
+  ASSERT_EQ(rocprofiler_set_api_trace_sync_callback(session, f, on_sync),
+            ROCPROFILER_STATUS_SUCCESS);
   ASSERT_EQ(rocprofiler_start_session(session), ROCPROFILER_STATUS_SUCCESS);
   const uint64_t launch = backend.launch(k_kernel_id);
   ASSERT_EQ(rocprofiler_terminate_session(session), ROCPROFILER_STATUS_SUCCESS);
@@ -196,9 +200,9 @@ TEST_F(v2_records, operation_names_and_ids) {
                                                rocprofiler_kernel_id_t{k_kernel_id}, &size),
             ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(size, std::strlen(k_kernel_name) + 1);
-  EXPECT_EQ(rocprofiler_query_kernel_info(ROCPROFILER_KERNEL_NAME, rocprofiler_kernel_id_t{999},
-                                          &name),
-            ROCPROFILER_STATUS_ERROR_KERNEL_NOT_FOUND);
+  EXPECT_EQ(
+      rocprofiler_query_kernel_info(ROCPROFILER_KERNEL_NAME, rocprofiler_kernel_id_t{999}, &name),
+      ROCPROFILER_STATUS_ERROR_KERNEL_NOT_FOUND);
 }
 
 TEST_F(v2_records, code_object_capture_modes) {
@@ -230,13 +234,14 @@ TEST_F(v2_records, code_object_capture_modes) {
   EXPECT_EQ(got.count, copies_count + 1);  // still started: the third module too
   EXPECT_EQ(got.symbols[got.count - 1].data, nullptr);
   const char* name = nullptr;
-  ASSERT_EQ(rocprofiler_query_kernel_info(ROCPROFILER_KERNEL_NAME, rocprofiler_kernel_id_t{0x52},
-                                          &name),
-            ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      rocprofiler_query_kernel_info(ROCPROFILER_KERNEL_NAME, rocprofiler_kernel_id_t{0x52}, &name),
+      ROCPROFILER_STATUS_SUCCESS);
   EXPECT_STREQ(name, "_Z6secondv");
   EXPECT_EQ(rocprofiler_codeobj_capture_free(symbols), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(rocprofiler_codeobj_capture_free(copies), ROCPROFILER_STATUS_SUCCESS);
-  EXPECT_EQ(rocprofiler_codeobj_capture_get(copies, &got), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS);
+  EXPECT_EQ(rocprofiler_codeobj_capture_get(copies, &got),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS);
   EXPECT_EQ(rocprofiler_codeobj_capture_start(copies), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS);
   EXPECT_EQ(rocprofiler_codeobj_capture_create(nullptr, ROCPROFILER_CAPTURE_SYMBOLS_ONLY, 0),
             ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS);

@@ -24,7 +24,8 @@ class v2_session : public ::testing::Test {
   }
   rocprofiler_buffer_id_t new_buffer(rocprofiler_session_id_t s, size_t size = 0x9999) {
     rocprofiler_buffer_id_t id{};
-    EXPECT_EQ(rocprofiler_create_buffer(s, v2_test::collect, size, &id), ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(rocprofiler_create_buffer(s, v2_test::collect, size, &id),
+              ROCPROFILER_STATUS_SUCCESS);
     return id;
   }
   rocprofiler_filter_id_t kernel_filter(rocprofiler_session_id_t s) {
@@ -157,7 +158,8 @@ TEST_F(v2_session, filter_misuse_and_amd_only_filters) {
   EXPECT_EQ(rocprofiler_create_filter(s, ROCPROFILER_API_TRACE, rocprofiler_filter_data_t{}, 0, &f,
                                       rocprofiler_filter_property_t{}),
             ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED);
-  rocprofiler_tracer_activity_domain_t bad[] = {static_cast<rocprofiler_tracer_activity_domain_t>(42)};
+  rocprofiler_tracer_activity_domain_t bad[] = {
+      static_cast<rocprofiler_tracer_activity_domain_t>(42)};
   rocprofiler_filter_data_t data{};
   data.trace_apis = bad;
   EXPECT_EQ(rocprofiler_create_filter(s, ROCPROFILER_API_TRACE, data, 1, &f,
@@ -170,10 +172,9 @@ TEST_F(v2_session, filter_misuse_and_amd_only_filters) {
                                         rocprofiler_filter_property_t{}),
               ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED)
         << kind;
-  EXPECT_EQ(rocprofiler_create_filter(rocprofiler_session_id_t{999},
-                                      ROCPROFILER_DISPATCH_TIMESTAMPS_COLLECTION,
-                                      rocprofiler_filter_data_t{}, 0, &f,
-                                      rocprofiler_filter_property_t{}),
+  EXPECT_EQ(rocprofiler_create_filter(
+                rocprofiler_session_id_t{999}, ROCPROFILER_DISPATCH_TIMESTAMPS_COLLECTION,
+                rocprofiler_filter_data_t{}, 0, &f, rocprofiler_filter_property_t{}),
             ROCPROFILER_STATUS_ERROR_SESSION_NOT_FOUND);
   // A sync callback belongs to an API_TRACE filter.
   const rocprofiler_filter_id_t k = kernel_filter(s);
@@ -190,7 +191,8 @@ TEST_F(v2_session, next_record_misuse) {
   const rocprofiler_record_header_t* next = nullptr;
   EXPECT_EQ(rocprofiler_next_record(&records[0].header, &next, s, b), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(static_cast<const void*>(next), static_cast<const void*>(&records[1]));
-  EXPECT_EQ(rocprofiler_next_record(nullptr, &next, s, b), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS);
+  EXPECT_EQ(rocprofiler_next_record(nullptr, &next, s, b),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS);
   EXPECT_EQ(rocprofiler_next_record(&records[0].header, &next, rocprofiler_session_id_t{999}, b),
             ROCPROFILER_STATUS_ERROR_SESSION_NOT_FOUND);
   EXPECT_EQ(rocprofiler_next_record(&records[0].header, &next, s, rocprofiler_buffer_id_t{999}),

@@ -23,11 +23,12 @@ struct stand_in {
 
 inline stand_in find_stand_in() {
   stand_in s;
-  const std::string path = std::string(ROCPROF_TEST_V2_BACKEND_DIR) +
-                           "/librocprofiler-sdk-v2standin.so";
+  const std::string path =
+      std::string(ROCPROF_TEST_V2_BACKEND_DIR) + "/librocprofiler-sdk-v2standin.so";
   void* handle = dlopen(path.c_str(), RTLD_NOLOAD | RTLD_NOW);
   if (handle == nullptr) return s;
-  s.load_module = reinterpret_cast<decltype(s.load_module)>(dlsym(handle, "v2_standin_load_module"));
+  s.load_module =
+      reinterpret_cast<decltype(s.load_module)>(dlsym(handle, "v2_standin_load_module"));
   s.launch = reinterpret_cast<decltype(s.launch)>(dlsym(handle, "v2_standin_launch"));
   s.copy = reinterpret_cast<decltype(s.copy)>(dlsym(handle, "v2_standin_copy"));
   return s;
@@ -68,8 +69,9 @@ struct collector {
   }
 };
 
-inline void collect(const rocprofiler_record_header_t* begin, const rocprofiler_record_header_t* end,
-                    rocprofiler_session_id_t session, rocprofiler_buffer_id_t buffer) {
+inline void collect(const rocprofiler_record_header_t* begin,
+                    const rocprofiler_record_header_t* end, rocprofiler_session_id_t session,
+                    rocprofiler_buffer_id_t buffer) {
   std::vector<seen_record> got;
   int errors = 0;
   const rocprofiler_record_header_t* record = begin;

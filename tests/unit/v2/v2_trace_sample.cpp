@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#define CHECK_ROCPROFILER(call)                                                     \
-  do {                                                                              \
-    rocprofiler_status_t status_ = (call);                                          \
-    if (status_ != ROCPROFILER_STATUS_SUCCESS) {                                    \
+#define CHECK_ROCPROFILER(call)                                                       \
+  do {                                                                                \
+    rocprofiler_status_t status_ = (call);                                            \
+    if (status_ != ROCPROFILER_STATUS_SUCCESS) {                                      \
       std::fprintf(stderr, "%s failed: %s\n", #call, rocprofiler_error_str(status_)); \
-      std::exit(1);                                                                 \
-    }                                                                               \
+      std::exit(1);                                                                   \
+    }                                                                                 \
   } while (0)
 
 namespace {
@@ -45,7 +45,8 @@ void write_records(const rocprofiler_record_header_t* record,
       const char* op = "?";
       rocprofiler_query_tracer_operation_name(t->domain, t->operation_id, &op);
       std::printf("tracer domain=%d op=%s name=%s correlation=%lu\n", t->domain, op,
-                  t->name != nullptr ? t->name : "", static_cast<unsigned long>(t->correlation_id.value));
+                  t->name != nullptr ? t->name : "",
+                  static_cast<unsigned long>(t->correlation_id.value));
       if (t->domain == ACTIVITY_DOMAIN_HIP_API) ++g_api;
       if (t->domain == ACTIVITY_DOMAIN_HIP_OPS) ++g_ops;
       if (t->domain == ACTIVITY_DOMAIN_ROCTX) ++g_markers;
@@ -62,11 +63,12 @@ int main() {
   CHECK_ROCPROFILER(rocprofiler_create_session(ROCPROFILER_NONE_REPLAY_MODE, &session_id));
   rocprofiler_buffer_id_t buffer_id;
   CHECK_ROCPROFILER(rocprofiler_create_buffer(session_id, write_records, 0x9999, &buffer_id));
-  rocprofiler_buffer_property_t flush_every_50ms{ROCPROFILER_BUFFER_PROPERTY_KIND_INTERVAL_FLUSH, 50};
+  rocprofiler_buffer_property_t flush_every_50ms{ROCPROFILER_BUFFER_PROPERTY_KIND_INTERVAL_FLUSH,
+                                                 50};
   CHECK_ROCPROFILER(rocprofiler_set_buffer_properties(session_id, buffer_id, &flush_every_50ms, 1));
 
-  std::vector<rocprofiler_tracer_activity_domain_t> apis{ACTIVITY_DOMAIN_HIP_API,
-                                                         ACTIVITY_DOMAIN_HIP_OPS, ACTIVITY_DOMAIN_ROCTX};
+  std::vector<rocprofiler_tracer_activity_domain_t> apis{
+      ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HIP_OPS, ACTIVITY_DOMAIN_ROCTX};
   rocprofiler_filter_data_t apis_data{};
   apis_data.trace_apis = apis.data();
   rocprofiler_filter_id_t api_filter;
@@ -75,13 +77,14 @@ int main() {
                                               rocprofiler_filter_property_t{}));
   CHECK_ROCPROFILER(rocprofiler_set_filter_buffer(session_id, api_filter, buffer_id));
   rocprofiler_filter_id_t kernel_filter;
-  CHECK_ROCPROFILER(rocprofiler_create_filter(session_id, ROCPROFILER_DISPATCH_TIMESTAMPS_COLLECTION,
-                                              rocprofiler_filter_data_t{}, 0, &kernel_filter,
-                                              rocprofiler_filter_property_t{}));
+  CHECK_ROCPROFILER(rocprofiler_create_filter(
+      session_id, ROCPROFILER_DISPATCH_TIMESTAMPS_COLLECTION, rocprofiler_filter_data_t{}, 0,
+      &kernel_filter, rocprofiler_filter_property_t{}));
   CHECK_ROCPROFILER(rocprofiler_set_filter_buffer(session_id, kernel_filter, buffer_id));
 
   // The stand-in backend the core loaded plays the GPU program.
-  const std::string plugin = std::string(ROCPROF_TEST_V2_BACKEND_DIR) + "/librocprofiler-sdk-v2standin.so";
+  const std::string plugin =
+      std::string(ROCPROF_TEST_V2_BACKEND_DIR) + "/librocprofiler-sdk-v2standin.so";
   void* backend = dlopen(plugin.c_str(), RTLD_NOLOAD | RTLD_NOW);
   if (backend == nullptr) {
     std::fprintf(stderr, "the stand-in backend is not loaded (ROCPROF_BACKEND_DIR?)\n");

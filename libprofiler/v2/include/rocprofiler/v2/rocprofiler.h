@@ -141,7 +141,10 @@ typedef struct {
 
 typedef enum { ROCPROFILER_CPU_AGENT = 0, ROCPROFILER_GPU_AGENT = 1 } rocprofiler_agent_type_t;
 
-typedef enum { ROCPROFILER_AGENT_NAME = 0, ROCPROFILER_AGENT_TYPE = 1 } rocprofiler_agent_info_kind_t;
+typedef enum {
+  ROCPROFILER_AGENT_NAME = 0,
+  ROCPROFILER_AGENT_TYPE = 1
+} rocprofiler_agent_info_kind_t;
 
 /* Agent name ("sm_90"...) or type ("GPU" / "CPU") as a string; *_size includes the NUL. */
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_agent_info_size(
@@ -294,11 +297,11 @@ typedef struct {
 
 /* One captured code object (on NVIDIA GPUs: one loaded cubin). */
 typedef struct {
-  const char* filepath;   /* its URI: file://... or memory://... */
-  uint64_t base_address;  /* where it is loaded */
-  uint64_t mem_size;      /* its loaded size */
-  const char* data;       /* a copy of its bytes (copy modes), else NULL */
-  uint64_t data_size;     /* size of data, else 0 */
+  const char* filepath;                /* its URI: file://... or memory://... */
+  uint64_t base_address;               /* where it is loaded */
+  uint64_t mem_size;                   /* its loaded size */
+  const char* data;                    /* a copy of its bytes (copy modes), else NULL */
+  uint64_t data_size;                  /* size of data, else 0 */
   rocprofiler_timestamp_t clock_start; /* when it was loaded */
   rocprofiler_timestamp_t clock_end;   /* when it was unloaded; 0 while loaded */
   uint32_t att_marker_id;              /* its load order (ATT's marker id on AMD) */
