@@ -30,6 +30,16 @@ const char* agent_info(rocprofiler_agent_info_kind_t kind, rocprofiler_agent_id_
   return nullptr;
 }
 
+// The kernel's name for the kernel info queries (out: where the caller's answer goes).
+rocprofiler_status_t kernel_info(rocprofiler_kernel_info_kind_t kind,
+                                 rocprofiler_kernel_id_t kernel_id, const void* out,
+                                 const char*& name) {
+  if (out == nullptr || kind != ROCPROFILER_KERNEL_NAME)
+    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;
+  name = rocprof::v2::code_objects::kernel_name(kernel_id.handle);
+  return name != nullptr ? ROCPROFILER_STATUS_SUCCESS : ROCPROFILER_STATUS_ERROR_KERNEL_NOT_FOUND;
+}
+
 // Async work (HIP_OPS / HSA_OPS) has three operations of its own (README: records).
 constexpr const char* k_async_operations[] = {"KernelExecution", "MemoryCopy", "MemorySet"};
 
@@ -124,24 +134,20 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_queue_info(rocprofiler_qu
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_kernel_info_size(
     rocprofiler_kernel_info_kind_t kind, rocprofiler_kernel_id_t kernel_id, size_t* data_size) {
   return guarded(__func__, [&] {
-    if (data_size == nullptr || kind != ROCPROFILER_KERNEL_NAME)
-      return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;
-    const char* name = rocprof::v2::code_objects::kernel_name(kernel_id.handle);
-    if (name == nullptr) return ROCPROFILER_STATUS_ERROR_KERNEL_NOT_FOUND;
-    *data_size = std::strlen(name) + 1;
-    return ROCPROFILER_STATUS_SUCCESS;
+    const char* name = nullptr;
+    const rocprofiler_status_t status = kernel_info(kind, kernel_id, data_size, name);
+    if (status == ROCPROFILER_STATUS_SUCCESS) *data_size = std::strlen(name) + 1;
+    return status;
   });
 }
 
 ROCPROFILER_API rocprofiler_status_t rocprofiler_query_kernel_info(
     rocprofiler_kernel_info_kind_t kind, rocprofiler_kernel_id_t kernel_id, const char** data) {
   return guarded(__func__, [&] {
-    if (data == nullptr || kind != ROCPROFILER_KERNEL_NAME)
-      return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;
-    const char* name = rocprof::v2::code_objects::kernel_name(kernel_id.handle);
-    if (name == nullptr) return ROCPROFILER_STATUS_ERROR_KERNEL_NOT_FOUND;
-    *data = name;
-    return ROCPROFILER_STATUS_SUCCESS;
+    const char* name = nullptr;
+    const rocprofiler_status_t status = kernel_info(kind, kernel_id, data, name);
+    if (status == ROCPROFILER_STATUS_SUCCESS) *data = name;
+    return status;
   });
 }
 

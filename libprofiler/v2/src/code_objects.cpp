@@ -165,24 +165,27 @@ rocprofiler_status_t capture_free(rocprofiler_record_id_t id) {
                                           : ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;
 }
 
-rocprofiler_status_t capture_start(rocprofiler_record_id_t id) {
+// Runs fn on the capture `id` under the store's lock; INVALID_ARGUMENTS for an unknown id.
+template <typename Fn>
+rocprofiler_status_t with_capture(rocprofiler_record_id_t id, Fn&& fn) {
   store& s = the_store();
   std::lock_guard<std::mutex> lock(s.mutex);
   capture* c = find(s, id);
   if (c == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;
-  c->started = true;
-  for (size_t i = 0; i < s.objects.size(); ++i)
-    if (s.objects[i].unload_ns == 0) add_unique(*c, i);  // what is loaded now
+  fn(s, *c);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
+rocprofiler_status_t capture_start(rocprofiler_record_id_t id) {
+  return with_capture(id, [](store& s, capture& c) {
+    c.started = true;
+    for (size_t i = 0; i < s.objects.size(); ++i)
+      if (s.objects[i].unload_ns == 0) add_unique(c, i);  // what is loaded now
+  });
+}
+
 rocprofiler_status_t capture_stop(rocprofiler_record_id_t id) {
-  store& s = the_store();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  capture* c = find(s, id);
-  if (c == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENTS;
-  c->started = false;
-  return ROCPROFILER_STATUS_SUCCESS;
+  return with_capture(id, [](store&, capture& c) { c.started = false; });
 }
 
 }  // namespace rocprof::v2::code_objects

@@ -1,80 +1,18 @@
-// The v2 library as a tool of the profiler core (see core_port.hpp). The only translation unit
-// of the library that includes rocprofiler-sdk/ headers.
-#include "core_port.hpp"
-
-#include <dlfcn.h>
-
+// The v2 library as a tool of the profiler core (see core_port.hpp): its contexts, their
+// callbacks, and the port's functions. With core_table.cpp and core_records.cpp, the only
+// files of the library that include rocprofiler-sdk/ headers (through core_sdk.hpp).
 #include <atomic>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
-#include <string>
-#include <unordered_map>
+#include <vector>
 
+#include "core_port.hpp"
+#include "core_sdk.hpp"
 #include "intern.hpp"
 #include "rocprof/common/c_boundary.hpp"
-#include "rocprofiler-sdk/agent.h"
-#include "rocprofiler-sdk/buffer.h"
-#include "rocprofiler-sdk/buffer_tracing.h"
-#include "rocprofiler-sdk/callback_tracing.h"
-#include "rocprofiler-sdk/context.h"
-#include "rocprofiler-sdk/internal_threading.h"
-#include "rocprofiler-sdk/registration.h"
-#include "rocprofiler-sdk/rocprofiler.h"
 
 namespace rocprof::v2::core_port {
 namespace {
-
-// Every core function the library calls, looked up in the core's object (core_port.hpp).
-#define ROCPROF_V2_CORE_FUNCTIONS(X)                      \
-  X(rocprofiler_force_configure)                          \
-  X(rocprofiler_is_initialized)                           \
-  X(rocprofiler_create_context)                           \
-  X(rocprofiler_start_context)                            \
-  X(rocprofiler_stop_context)                             \
-  X(rocprofiler_create_buffer)                            \
-  X(rocprofiler_flush_buffer)                             \
-  X(rocprofiler_create_callback_thread)                   \
-  X(rocprofiler_assign_callback_thread)                   \
-  X(rocprofiler_configure_buffer_tracing_service)         \
-  X(rocprofiler_configure_callback_tracing_service)       \
-  X(rocprofiler_query_buffer_tracing_kind_operation_name) \
-  X(rocprofiler_iterate_buffer_tracing_kind_operations)   \
-  X(rocprofiler_query_available_agents)                   \
-  X(rocprofiler_get_timestamp)
-
-struct core_table {
-#define ROCPROF_V2_MEMBER(name) decltype(&::name) name = nullptr;
-  ROCPROF_V2_CORE_FUNCTIONS(ROCPROF_V2_MEMBER)
-#undef ROCPROF_V2_MEMBER
-  bool complete = false;
-};
-
-// The core's object: the one that defines rocprofiler_is_initialized (a name v2 lacks, so the
-// linker binds it to the core; dladdr then names the file).
-void* core_handle() {
-  Dl_info where{};
-  if (dladdr(reinterpret_cast<void*>(&::rocprofiler_is_initialized), &where) == 0 ||
-      where.dli_fname == nullptr)
-    return nullptr;
-  return dlopen(where.dli_fname, RTLD_NOLOAD | RTLD_LAZY);
-}
-
-const core_table& core() {
-  static const core_table table = [] {
-    core_table t;
-    void* handle = core_handle();
-    if (handle == nullptr) return t;
-    t.complete = true;
-#define ROCPROF_V2_LOOKUP(name)                                       \
-  t.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name)); \
-  t.complete = t.complete && t.name != nullptr;
-    ROCPROF_V2_CORE_FUNCTIONS(ROCPROF_V2_LOOKUP)
-#undef ROCPROF_V2_LOOKUP
-    return t;
-  }();
-  return table;
-}
 
 // Kinds recorded into the tracing buffer, with the v2 class each becomes. Kinds no backend
 // records are skipped when configured (the core says so once).
@@ -114,100 +52,6 @@ port_state& state() {
 
 thread_local bool t_delivering = false;
 
-const char* kind_operation_name(rocprofiler_buffer_tracing_kind_t kind, int32_t operation) {
-  const char* name = nullptr;
-  uint64_t length = 0;
-  const auto query = core().rocprofiler_query_buffer_tracing_kind_operation_name;
-  if (query == nullptr || query(kind, operation, &name, &length) != ROCPROFILER_STATUS_SUCCESS)
-    return nullptr;
-  return name;
-}
-
-const char* cached_operation_name(rocprofiler_buffer_tracing_kind_t kind, int32_t operation) {
-  // Delivery threads only: a per-thread cache spares the core's lookup per record.
-  thread_local std::unordered_map<uint64_t, const char*> cache;
-  const uint64_t key = (static_cast<uint64_t>(kind) << 32) | static_cast<uint32_t>(operation);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  return cache.emplace(key, kind_operation_name(kind, operation)).first->second;
-}
-
-uint64_t volume(const rocprofiler_dim3_t& d) {
-  return static_cast<uint64_t>(d.x) * d.y * d.z;
-}
-
-template <typename Record>
-void fill_common(core_event& e, const Record& r) {
-  e.begin_ns = r.start_timestamp;
-  e.end_ns = r.end_timestamp;
-  e.thread_id = r.thread_id;
-  e.operation = static_cast<uint32_t>(r.operation);
-  e.correlation_id = r.correlation_id.internal;
-  e.external_id = r.correlation_id.external.value;
-}
-
-bool convert(const rocprofiler_record_header_t& header, core_event& e) {
-  if (header.category != ROCPROFILER_BUFFER_CATEGORY_TRACING) return false;
-  const auto kind = static_cast<rocprofiler_buffer_tracing_kind_t>(header.kind);
-  switch (kind) {
-    case ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API:
-    case ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API: {
-      const auto& r = *static_cast<const rocprofiler_buffer_tracing_api_record_t*>(header.payload);
-      fill_common(e, r);
-      e.what = kind == ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API ? event_class::runtime_api
-                                                                   : event_class::driver_api;
-      e.name = cached_operation_name(kind, r.operation);
-      return true;
-    }
-    case ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API: {
-      const auto& r =
-          *static_cast<const rocprofiler_buffer_tracing_marker_api_record_t*>(header.payload);
-      fill_common(e, r);
-      e.what = event_class::marker;
-      e.name = r.message != nullptr ? r.message : cached_operation_name(kind, r.operation);
-      return true;
-    }
-    case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH: {
-      const auto& r =
-          *static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(header.payload);
-      fill_common(e, r);
-      e.what = event_class::kernel;
-      e.agent_id = r.dispatch_info.agent_id.handle;
-      e.queue_id = r.stream_id.handle != 0 ? r.stream_id.handle : r.dispatch_info.queue_id.handle;
-      e.kernel_id = r.dispatch_info.kernel_id;
-      e.grid_size = volume(r.dispatch_info.grid_size);
-      e.workgroup_size = volume(r.dispatch_info.workgroup_size);
-      e.lds_size = r.dispatch_info.group_segment_size;
-      e.scratch_size = r.dispatch_info.private_segment_size;
-      return true;
-    }
-    case ROCPROFILER_BUFFER_TRACING_MEMORY_COPY: {
-      const auto& r =
-          *static_cast<const rocprofiler_buffer_tracing_memory_copy_record_t*>(header.payload);
-      fill_common(e, r);
-      e.what = event_class::memory_copy;
-      e.name = cached_operation_name(kind, r.operation);
-      e.agent_id = r.dst_agent_id.handle != 0 ? r.dst_agent_id.handle : r.src_agent_id.handle;
-      e.queue_id = r.stream_id.handle;
-      e.bytes = r.bytes;
-      return true;
-    }
-    case ROCPROFILER_BUFFER_TRACING_MEMORY_SET: {
-      const auto& r =
-          *static_cast<const rocprofiler_buffer_tracing_memory_set_record_t*>(header.payload);
-      fill_common(e, r);
-      e.what = event_class::memory_set;
-      e.name = cached_operation_name(kind, r.operation);
-      e.agent_id = r.agent_id.handle;
-      e.queue_id = r.stream_id.handle;
-      e.bytes = r.bytes;
-      return true;
-    }
-    default:
-      return false;
-  }
-}
-
 void deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
              rocprofiler_record_header_t** headers, size_t num_headers, void*, uint64_t) {
   c_boundary::guarded_call("rocprofiler v2 buffer delivery", [&] {
@@ -216,7 +60,7 @@ void deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
     events.reserve(num_headers);
     for (size_t i = 0; i < num_headers; ++i) {
       core_event e;
-      if (convert(*headers[i], e)) events.push_back(e);
+      if (convert_record(*headers[i], e)) events.push_back(e);
     }
     if (!events.empty()) on_core_events(events.data(), events.size());
     t_delivering = false;

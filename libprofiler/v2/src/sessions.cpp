@@ -11,21 +11,13 @@
 
 #include "code_objects.hpp"
 #include "core_port.hpp"
+#include "filters.hpp"
 #include "record_buffer.hpp"
 #include "routes.hpp"
 
 namespace rocprof::v2 {
 namespace sessions {
 namespace {
-
-struct filter_def {
-  rocprofiler_filter_kind_t kind = ROCPROFILER_API_TRACE;
-  uint32_t domains = 0;
-  std::vector<std::string> functions;
-  std::vector<std::string> kernel_patterns;
-  uint64_t buffer = 0;
-  rocprofiler_sync_callback_t sync = nullptr;
-};
 
 struct session {
   std::map<uint64_t, filter_def> filters;
@@ -50,100 +42,6 @@ std::atomic<const session_routes*> g_active{nullptr};
 session* find(registry& r, rocprofiler_session_id_t id) {
   auto it = r.sessions.find(id.handle);
   return it == r.sessions.end() ? nullptr : &it->second;
-}
-
-// A filter's data, checked and copied (the caller's arrays need not outlive the call).
-rocprofiler_status_t read_filter(rocprofiler_filter_kind_t kind, rocprofiler_filter_data_t data,
-                                 uint64_t count, const rocprofiler_filter_property_t& property,
-                                 filter_def& f) {
-  f.kind = kind;
-  switch (kind) {
-    case ROCPROFILER_API_TRACE:
-      if (count == 0 || data.trace_apis == nullptr)
-        return ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED;
-      for (uint64_t i = 0; i < count; ++i) {
-        const rocprofiler_tracer_activity_domain_t d = data.trace_apis[i];
-        if (d < ACTIVITY_DOMAIN_HSA_API || d >= ACTIVITY_DOMAIN_NUMBER)
-          return ROCPROFILER_STATUS_ERROR_INVALID_DOMAIN_ID;
-        f.domains |= 1u << d;
-      }
-      break;
-    case ROCPROFILER_DISPATCH_TIMESTAMPS_COLLECTION:
-      break;
-    case ROCPROFILER_COUNTERS_COLLECTION:
-      return not_implemented(
-          "per-kernel counters (ROCPROFILER_COUNTERS_COLLECTION) are not implemented yet: the "
-          "core's dispatch counting service they would run on is not built");
-    case ROCPROFILER_PC_SAMPLING_COLLECTION:
-      return not_implemented("PC sampling (ROCPROFILER_PC_SAMPLING_COLLECTION) needs AMD GPUs");
-    case ROCPROFILER_ATT_TRACE_COLLECTION:
-      return not_implemented("thread trace (ROCPROFILER_ATT_TRACE_COLLECTION) needs AMD GPUs");
-    case ROCPROFILER_SPM_COLLECTION:
-      return not_implemented("SPM (ROCPROFILER_SPM_COLLECTION) needs AMD GPUs");
-    case ROCPROFILER_COUNTERS_SAMPLER:
-      return not_implemented(
-          "PCIe/XGMI counter sampling (ROCPROFILER_COUNTERS_SAMPLER) needs AMD GPUs");
-    default:
-      return ROCPROFILER_STATUS_ERROR_FILTER_NOT_SUPPORTED;
-  }
-  const uint64_t n = property.data_count;
-  switch (static_cast<int>(property.kind)) {
-    case 0:  // a zero-initialised property: no restriction
-      break;
-    case ROCPROFILER_FILTER_HIP_TRACER_API_FUNCTIONS:
-    case ROCPROFILER_FILTER_HSA_TRACER_API_FUNCTIONS:
-      if (kind != ROCPROFILER_API_TRACE)
-        return ROCPROFILER_STATUS_ERROR_SESSION_FILTER_DATA_MISMATCH;
-      if (n != 0 && property.hip_functions_names == nullptr)
-        return ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED;
-      for (uint64_t i = 0; i < n; ++i)
-        if (property.hip_functions_names[i] != nullptr)
-          f.functions.emplace_back(property.hip_functions_names[i]);
-      break;
-    case ROCPROFILER_FILTER_KERNEL_NAMES:
-      if (kind != ROCPROFILER_DISPATCH_TIMESTAMPS_COLLECTION)
-        return ROCPROFILER_STATUS_ERROR_SESSION_FILTER_DATA_MISMATCH;
-      if (n != 0 && property.name_regex == nullptr)
-        return ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED;
-      for (uint64_t i = 0; i < n; ++i)
-        if (property.name_regex[i] != nullptr)
-          f.kernel_patterns.emplace_back(property.name_regex[i]);
-      break;
-    default:
-      return not_implemented(
-          "filter properties GPU_NAME, RANGE and DISPATCH_IDS are not implemented");
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
-}
-
-// std::regex throws on a bad pattern: that is the caller's data, not our fault.
-rocprofiler_status_t compile_routes(const session& s, rocprofiler_session_id_t id,
-                                    session_routes& out) {
-  out.session = id;
-  for (const auto& entry : s.filters) {
-    const filter_def& f = entry.second;
-    route r;
-    r.kind = f.kind;
-    r.domains = f.domains;
-    r.functions.insert(f.functions.begin(), f.functions.end());
-    try {
-      for (const std::string& p : f.kernel_patterns)
-        r.kernel_names.emplace_back(p);
-    } catch (const std::regex_error&) {
-      return ROCPROFILER_STATUS_ERROR_FILTER_DATA_CORRUPTED;
-    }
-    if (f.buffer != 0) {
-      auto b = s.buffers.find(f.buffer);
-      if (b == s.buffers.end()) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-      r.buffer = b->second;
-    } else if (f.sync == nullptr) {
-      return ROCPROFILER_STATUS_ERROR_SESSION_MISSING_BUFFER;
-    }
-    r.sync = f.sync;
-    out.sync = out.sync || f.sync != nullptr;
-    out.routes.push_back(std::move(r));
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
 }
 
 // Start, terminate, destroy and finalize run one at a time: stopping collection waits for the
@@ -199,24 +97,28 @@ rocprofiler_status_t initialize() {
 rocprofiler_status_t finalize() {
   std::lock_guard<std::mutex> transition(transition_mutex());
   registry& r = the_registry();
-  std::vector<std::shared_ptr<record_buffer>> to_deliver;
+  std::vector<std::shared_ptr<record_buffer>> active_buffers, all_buffers;
   bool was_active = false;
-  std::map<uint64_t, session> ended;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     if (!r.initialized) return ROCPROFILER_STATUS_ERROR_NOT_INITIALIZED;
-    for (auto& entry : r.sessions)
+    for (auto& entry : r.sessions) {
       if (entry.second.active) {
-        to_deliver = detach_active(entry.second);
+        active_buffers = detach_active(entry.second);
         was_active = true;
       }
-    ended.swap(r.sessions);
-    r.initialized = false;
+      for (auto& b : entry.second.buffers)
+        all_buffers.push_back(b.second);
+    }
   }
-  if (was_active) drain(to_deliver);
-  for (auto& entry : ended)
-    for (auto& b : entry.second.buffers)
-      b.second->close();
+  // Deliveries first, while the sessions still exist: their callbacks walk the records with
+  // rocprofiler_next_record, which checks the session and the buffer.
+  if (was_active) drain(active_buffers);
+  for (auto& b : all_buffers)
+    b->close();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.sessions.clear();
+  r.initialized = false;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -241,19 +143,21 @@ rocprofiler_status_t destroy_session(rocprofiler_session_id_t id) {
   std::lock_guard<std::mutex> transition(transition_mutex());
   registry& r = the_registry();
   bool was_active = false;
-  session ended;
+  std::vector<std::shared_ptr<record_buffer>> buffers;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     if (!r.initialized) return ROCPROFILER_STATUS_ERROR_NOT_INITIALIZED;
     session* s = find(r, id);
     if (s == nullptr) return ROCPROFILER_STATUS_ERROR_SESSION_NOT_FOUND;
     was_active = s->active;
-    ended = std::move(*s);
-    r.sessions.erase(id.handle);
+    buffers = detach_active(*s);  // (an inactive session's buffers, the same way)
   }
-  if (was_active) drain(detach_active(ended));
-  for (auto& b : ended.buffers)
-    b.second->close();
+  // The last deliveries happen while the session still exists (finalize says why).
+  if (was_active) drain(buffers);
+  for (auto& b : buffers)
+    b->close();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.sessions.erase(id.handle);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -270,7 +174,7 @@ rocprofiler_status_t start_session(rocprofiler_session_id_t id) {
       if (entry.second.active) return ROCPROFILER_STATUS_ERROR_HAS_ACTIVE_SESSION;
     if (s->filters.empty()) return ROCPROFILER_STATUS_ERROR_SESSION_MISSING_FILTER;
     auto routes = std::make_unique<session_routes>();
-    const rocprofiler_status_t status = compile_routes(*s, id, *routes);
+    const rocprofiler_status_t status = compile_routes(s->filters, s->buffers, id, *routes);
     if (status != ROCPROFILER_STATUS_SUCCESS) return status;
     if (!core_port::tracing_available()) return ROCPROFILER_STATUS_ERROR;  // connect() said why
     sync = routes->sync;
