@@ -1,5 +1,6 @@
 // What the core hands the v2 library, in types of neither API: the core side (core_port.cpp,
-// the only file that includes rocprofiler-sdk/ headers) fills these, the v2 side
+// core_table.cpp, core_records.cpp: the only files that include rocprofiler-sdk/ headers)
+// fills these, the v2 side
 // (everything else, which includes only rocprofiler/v2/rocprofiler.h) reads them. The two
 // headers declare different functions and types under the same names, so no translation
 // unit may see both.
