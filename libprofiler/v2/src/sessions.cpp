@@ -283,19 +283,26 @@ rocprofiler_status_t create_buffer(rocprofiler_session_id_t session_id,
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
+// The session owning a buffer (registry locked), or the status saying why there is none.
+rocprofiler_status_t find_buffer(registry& r, rocprofiler_session_id_t session_id,
+                                 rocprofiler_buffer_id_t buffer, session*& owner) {
+  if (!r.initialized) return ROCPROFILER_STATUS_ERROR_NOT_INITIALIZED;
+  owner = find(r, session_id);
+  if (owner == nullptr) return ROCPROFILER_STATUS_ERROR_SESSION_NOT_FOUND;
+  return owner->buffers.count(buffer.value) != 0 ? ROCPROFILER_STATUS_SUCCESS
+                                                 : ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+}
+
 // A buffer of a session, taken out of the registry's lock so that callbacks may run.
 rocprofiler_status_t lookup_buffer(rocprofiler_session_id_t session_id,
                                    rocprofiler_buffer_id_t buffer,
                                    std::shared_ptr<record_buffer>& out) {
   registry& r = the_registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  if (!r.initialized) return ROCPROFILER_STATUS_ERROR_NOT_INITIALIZED;
-  session* s = find(r, session_id);
-  if (s == nullptr) return ROCPROFILER_STATUS_ERROR_SESSION_NOT_FOUND;
-  auto it = s->buffers.find(buffer.value);
-  if (it == s->buffers.end()) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  out = it->second;
-  return ROCPROFILER_STATUS_SUCCESS;
+  session* s = nullptr;
+  const rocprofiler_status_t status = find_buffer(r, session_id, buffer, s);
+  if (status == ROCPROFILER_STATUS_SUCCESS) out = s->buffers[buffer.value];
+  return status;
 }
 
 rocprofiler_status_t set_buffer_properties(rocprofiler_session_id_t session_id,
@@ -322,13 +329,11 @@ rocprofiler_status_t destroy_buffer(rocprofiler_session_id_t session_id,
   {
     registry& r = the_registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    if (!r.initialized) return ROCPROFILER_STATUS_ERROR_NOT_INITIALIZED;
-    session* s = find(r, session_id);
-    if (s == nullptr) return ROCPROFILER_STATUS_ERROR_SESSION_NOT_FOUND;
-    auto it = s->buffers.find(buffer.value);
-    if (it == s->buffers.end()) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-    b = it->second;
-    s->buffers.erase(it);
+    session* s = nullptr;
+    const rocprofiler_status_t status = find_buffer(r, session_id, buffer, s);
+    if (status != ROCPROFILER_STATUS_SUCCESS) return status;
+    b = s->buffers[buffer.value];
+    s->buffers.erase(buffer.value);
     for (auto& f : s->filters)
       if (f.second.buffer == buffer.value) f.second.buffer = 0;
   }
