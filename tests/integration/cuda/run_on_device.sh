@@ -7,7 +7,8 @@
 #   source .gpu/cuda/bundle/env.sh; bash tests/integration/cuda/run_on_device.sh .gpu/cuda/bundle/root/prefix
 # PREFIX holds bin/cuda_app, bin/counter_app, lib/libcounter_check_tool.so, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
 # lib/librocprofiler-sdk-cuda-standalone.so (the test variant with the standalone sink),
-# lib/libbare_cupti_collector.so and, when the CLI is part of the bundle, bin/rocprofv3.
+# lib/libbare_cupti_collector.so, bin/v2_device_session_gpu with lib/librocprofiler64v2.so and
+# the core and, when the CLI is part of the bundle, bin/rocprofv3.
 set -u
 root=$(pwd)
 prefix=$(cd "${1:-.gpu/cuda/bundle/root/prefix}" && pwd)
@@ -54,6 +55,8 @@ ct="$work/ctest"; mkdir -p "$ct"
   [ -d "$prefix/lib/samples" ] && echo "add_test(samples.cuda_app $py $root/tests/integration/samples/check_samples_cuda_app.py $prefix/lib/samples $plugin $prefix/bin/cuda_app $out/samples)"
   [ -d "$prefix/lib/samples" ] && echo 'set_tests_properties(samples.cuda_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
+  echo "add_test(v2.device_session_gpu $prefix/bin/v2_device_session_gpu)"
+  echo 'set_tests_properties(v2.device_session_gpu PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
 } > "$ct/CTestTestfile.cmake"
 echo "== ctest -L gpu"
 if command -v ctest > /dev/null; then

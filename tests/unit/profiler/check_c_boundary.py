@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Every exported C entry point runs its body through the C-boundary guard
 (rocprof/common/c_boundary.hpp): a definition marked ROCPROFILER_API, ROCTX_API or
-visibility("default") in the core, ROCTx, the CUDA plugin or the tool library whose body
-does not call guarded(), guarded_or(), guarded_call() (or a guarded_* wrapper of them) fails
-this check, naming it.
+visibility("default") in the core, ROCTx, the CUDA plugin, the v2 library or the tool library
+whose body does not call guarded(), guarded_or(), guarded_call() (or a guarded_* wrapper of
+them) fails this check, naming it.
 The Kokkos connector is left out: its entry points forward to ROCTx (guarded) and guard the
 ones that allocate themselves.
 
@@ -14,7 +14,7 @@ import re
 import sys
 
 FOLDERS = ["libprofiler/src", "libprofiler/roctx/src", "libprofiler/backends/cuda",
-           "libtool/tool", "libtool/nvtx"]
+           "libprofiler/v2/src", "libtool/tool", "libtool/nvtx"]
 EXPORTED = re.compile(r'^(extern "C" )?(ROCPROFILER_API|ROCTX_API|'
                       r'(extern "C" )?__attribute__\(\(visibility\("default"\)\)\))\s')
 ATTRIBUTE = re.compile(r'__attribute__\(\(visibility\("default"\)\)\)')
