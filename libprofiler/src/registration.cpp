@@ -19,6 +19,7 @@
 #include "buffer.hpp"
 #include "callback_thread.hpp"
 #include "context.hpp"
+#include "counters/device_sampling.hpp"
 #include "guarded.hpp"
 #include "rocprofiler-sdk/registration.h"
 
@@ -124,6 +125,7 @@ void finalize_core_once() {
   if (g_init_state.load() != 1 || !g_fini_state.compare_exchange_strong(expected, -1)) return;
   g_core_ready.store(0, std::memory_order_release);
   flush_backends();
+  counters::drain_all_device_sampling();  // SPM samples still in the hardware's buffer
   const uint32_t nbuf = g_num_buffers.load();
   for (uint32_t i = 0; i < nbuf; ++i)
     if (!g_buffers[i]->destroyed.load()) flush_buffer(g_buffers[i]);
