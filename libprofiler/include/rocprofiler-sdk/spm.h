@@ -50,9 +50,10 @@ rocprofiler_status_t rocprofiler_configure_spm_service(
     rocprofiler_context_id_t context_id, rocprofiler_buffer_id_t buffer_id,
     rocprofiler_counter_config_id_t counter_config, uint64_t interval) ROCPROFILER_API;
 
-/// Extension: why the last rocprofiler_start_context of this thread failed to start device
-/// sampling (the backend's words, e.g. which counters need more than one pass); "" if it did
-/// not. Valid until the thread's next start_context.
-const char* rocprofiler_device_sampling_last_error(void) ROCPROFILER_API;
+/// Extension: *why = why the last rocprofiler_start_context of this thread failed to start
+/// device sampling (the backend's words, e.g. which counters need more than one pass), "" if
+/// it did not. Valid until the thread's next start_context.
+rocprofiler_status_t rocprofiler_device_sampling_last_error(const char** why)
+    ROCPROFILER_NONNULL(1) ROCPROFILER_API;
 
 ROCPROFILER_EXTERN_C_FINI

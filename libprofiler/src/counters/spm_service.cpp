@@ -116,8 +116,11 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_configure_spm_service(
   });
 }
 
-ROCPROFILER_API const char* rocprofiler_device_sampling_last_error(void) {
-  return counters::last_start_error().c_str();
+ROCPROFILER_API rocprofiler_status_t rocprofiler_device_sampling_last_error(const char** why) {
+  return guarded(__func__, [&] {
+    *why = counters::last_start_error().c_str();
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
 }
 
 }  // extern "C"

@@ -176,6 +176,12 @@ rocprofiler_user_data_t user(uint64_t v) {
   return u;
 }
 
+std::string last_error() {
+  const char* why = nullptr;
+  EXPECT_EQ(rocprofiler_device_sampling_last_error(&why), ROCPROFILER_STATUS_SUCCESS);
+  return why != nullptr ? why : "";
+}
+
 std::string name_of(rocprofiler_counter_instance_id_t instance) {
   rocprofiler_counter_id_t id{};
   rocprofiler_query_record_counter_id(instance, &id);
@@ -362,14 +368,13 @@ TEST(spm, every_sample_becomes_timeline_records) {
 TEST(spm, hardware_refusals_leave_the_context_stopped) {
   tool& t = state();
   EXPECT_EQ(rocprofiler_start_context(t.spm_passes), ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT);
-  const std::string why = rocprofiler_device_sampling_last_error();
+  const std::string why = last_error();
   EXPECT_NE(why.find("passes"), std::string::npos) << why;
   EXPECT_NE(why.find("dram__bytes_write.sum"), std::string::npos) << why;
   int active = 1;
   rocprofiler_context_is_active(t.spm_passes, &active);
   EXPECT_EQ(active, 0);
   EXPECT_EQ(rocprofiler_start_context(t.spm_interval), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(rocprofiler_device_sampling_last_error()).find("minimum"),
-            std::string::npos);
+  EXPECT_NE(last_error().find("minimum"), std::string::npos);
   EXPECT_EQ(deliver(1, 1.0), 0u) << "nothing keeps sampling";
 }
