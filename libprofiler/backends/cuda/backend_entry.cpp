@@ -16,6 +16,7 @@
 #include "counters/counter_sets.hpp"
 #include "device_info.hpp"
 #include "plugin_state.hpp"
+#include "pm_sampling/device_samplers.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
 namespace rocprof::cuda {
@@ -219,6 +220,7 @@ rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocpr
   out->list_counters = &list_counters;
   out->describe_counter = &describe_counter;
   out->create_counter_set = &create_counter_set;
+  install_device_samplers(out);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
