@@ -225,6 +225,14 @@ uint32_t current_tool() {
   return g_current_tool.load();
 }
 
+const char* current_tool_name() {
+  if (!configuration_open()) return "";
+  std::lock_guard<std::mutex> lock(g_tools_mutex);
+  const uint32_t i = g_current_tool.load();
+  if (i >= tools_list().size() || tools_list()[i]->client.name == nullptr) return "";
+  return tools_list()[i]->client.name;
+}
+
 std::recursive_mutex& config_mutex() {
   static auto* m = new std::recursive_mutex();
   return *m;
