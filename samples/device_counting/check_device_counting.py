@@ -18,7 +18,9 @@ MARGIN_NS = 5_000_000
 
 def main():
     app, tool = sys.argv[1], sys.argv[2]
-    env = dict(os.environ, LD_PRELOAD=tool)
+    # The core initialises its tools while it loads (as rocprofiler-sdk does with this
+    # variable), before main: the tool then sees the GPU agents and starts sampling.
+    env = dict(os.environ, LD_PRELOAD=tool, ROCPROFILER_LIBRARY_CTOR="1")
     p = subprocess.run([app], env=env, capture_output=True, text=True, timeout=240)
     print(p.stdout[-4000:])
     print(p.stderr[-4000:], file=sys.stderr)

@@ -6,7 +6,8 @@
 // Each sample's user_data is the CLOCK_MONOTONIC time of the sample call (ns), printed with
 // the value, so a checker can line the values up with what the application did:
 //   device_counting: SQ_WAVES <value> agent <handle> at <ns>
-// Load it with LD_PRELOAD=libdevice_counting_tool.so.
+// Load it with LD_PRELOAD=libdevice_counting_tool.so ROCPROFILER_LIBRARY_CTOR=1 (initialise the
+// tool while the core loads, before the application runs).
 #include <rocprofiler-sdk/registration.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 

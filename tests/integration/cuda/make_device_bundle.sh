@@ -19,6 +19,9 @@ cp "$build/lib/libbare_cupti_collector.so" "$dest/prefix/lib/"
 # the core, copied below with the CLI, or beside it).
 [ -x "$build/bin/counter_app" ] && cp "$build/bin/counter_app" "$dest/prefix/bin/"
 [ -f "$build/lib/libcounter_check_tool.so" ] && cp "$build/lib/libcounter_check_tool.so" "$dest/prefix/lib/"
+# Device counting: the sample tool of samples/device_counting and its busy/idle program.
+[ -x "$build/bin/busy_idle" ] && cp "$build/bin/busy_idle" "$dest/prefix/bin/"
+[ -f "$build/lib/libdevice_counting_tool.so" ] && cp "$build/lib/libdevice_counting_tool.so" "$dest/prefix/lib/"
 if [ -x "$build/bin/rocprofv3" ]; then
   cp "$build/bin/rocprofv3" "$dest/prefix/bin/"
   cp -a "$build"/lib/librocprofiler-sdk*.so* "$dest/prefix/lib/" 2>/dev/null || true

@@ -5,7 +5,8 @@
 # to $OUT. Run from the repository root on the GPU machine, after bundling (see
 # ../shared/device/README.md):
 #   source .gpu/cuda/bundle/env.sh; bash tests/integration/cuda/run_on_device.sh .gpu/cuda/bundle/root/prefix
-# PREFIX holds bin/cuda_app, bin/counter_app, lib/libcounter_check_tool.so, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
+# PREFIX holds bin/cuda_app, bin/counter_app, lib/libcounter_check_tool.so, bin/busy_idle,
+# lib/libdevice_counting_tool.so, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
 # lib/librocprofiler-sdk-cuda-standalone.so (the test variant with the standalone sink),
 # lib/libbare_cupti_collector.so and, when the CLI is part of the bundle, bin/rocprofv3.
 set -u
@@ -49,6 +50,11 @@ ct="$work/ctest"; mkdir -p "$ct"
   if [ -x "$prefix/bin/counter_app" ] && [ -f "$prefix/lib/libcounter_check_tool.so" ]; then
     echo "add_test(counters.counter_app $py $root/tests/integration/counters/check_counter_app.py $prefix/bin/counter_app $prefix/lib/libcounter_check_tool.so $work/counters_sdk)"
     echo 'set_tests_properties(counters.counter_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)'
+  fi
+  # Device counting through the SDK sample tool (samples/device_counting).
+  if [ -x "$prefix/bin/busy_idle" ] && [ -f "$prefix/lib/libdevice_counting_tool.so" ]; then
+    echo "add_test(samples.device_counting $py $root/samples/device_counting/check_device_counting.py $prefix/bin/busy_idle $prefix/lib/libdevice_counting_tool.so)"
+    echo 'set_tests_properties(samples.device_counting PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)'
   fi
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
 } > "$ct/CTestTestfile.cmake"
