@@ -51,6 +51,13 @@ ct="$work/ctest"; mkdir -p "$ct"
     echo "add_test(counters.counter_app $py $root/tests/integration/counters/check_counter_app.py $prefix/bin/counter_app $prefix/lib/libcounter_check_tool.so $work/counters_sdk)"
     echo 'set_tests_properties(counters.counter_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)'
   fi
+  # rocprofv3 --spm (PM sampling): overlap with the kernels, PyTorch, the rate figures.
+  if [ -n "$cli" ] && [ -x "$prefix/bin/busy_idle" ]; then
+    for case in overlap torch rate; do
+      echo "add_test(cuda.cli_spm_gpu.$case $py $tests/check_cli_spm_gpu.py $case --rocprofv3 $cli --app $prefix/bin/busy_idle --work $work/spm --torch-script $root/tests/apps/torch_matmul/torch_matmul.py --proto $root/tests/data/perfetto/perfetto_trace.proto)"
+      echo "set_tests_properties(cuda.cli_spm_gpu.$case PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
+    done
+  fi
   # Device counting through the SDK sample tool (samples/device_counting).
   if [ -x "$prefix/bin/busy_idle" ] && [ -f "$prefix/lib/libdevice_counting_tool.so" ]; then
     echo "add_test(samples.device_counting $py $root/samples/device_counting/check_device_counting.py $prefix/bin/busy_idle $prefix/lib/libdevice_counting_tool.so)"
