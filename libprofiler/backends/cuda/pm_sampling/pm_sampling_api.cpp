@@ -5,16 +5,10 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include "cupti_dl_helpers.hpp"
+
 namespace rocprof::cuda {
 namespace {
-
-template <class Params>
-Params params(size_t struct_size) {
-  Params p{};
-  p.structSize = struct_size;
-  return p;
-}
-#define ROCPROF_PM_PARAMS(type) params<type>(type##_STRUCT_SIZE)
 
 #define ROCPROF_PM_SAMPLING_FUNCTIONS(X)       \
   X(cuptiGetResultString)                      \
@@ -44,22 +38,21 @@ class pm_sampling_dl_api final : public pm_sampling_api {
   explicit pm_sampling_dl_api(pm_table t) : t_{t} {}
 
   const char* result_string(CUptiResult r) override {
-    const char* s = nullptr;
-    return t_.cuptiGetResultString(r, &s) == CUPTI_SUCCESS && s != nullptr ? s : "unknown";
+    return cupti_result_text(t_.cuptiGetResultString, r);
   }
   CUptiResult initialize() override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_Profiler_Initialize_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     return t_.cuptiProfilerInitialize(&p);
   }
   CUptiResult chip_name(size_t device_index, std::string& chip) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_Device_GetChipName_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     p.deviceIndex = device_index;
     const CUptiResult r = t_.cuptiDeviceGetChipName(&p);
     if (r == CUPTI_SUCCESS && p.pChipName != nullptr) chip = p.pChipName;
     return r;
   }
   CUptiResult counter_availability(size_t device_index, std::vector<uint8_t>& image) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
     p.deviceIndex = device_index;
     CUptiResult r = t_.cuptiPmSamplingGetCounterAvailability(&p);  // the size first
     if (r != CUPTI_SUCCESS) return r;
@@ -70,20 +63,20 @@ class pm_sampling_dl_api final : public pm_sampling_api {
     return r;
   }
   CUptiResult enable(size_t device_index, CUpti_PmSampling_Object** object) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_Enable_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_Enable_Params);
     p.deviceIndex = device_index;
     const CUptiResult r = t_.cuptiPmSamplingEnable(&p);
     *object = p.pPmSamplingObject;
     return r;
   }
   CUptiResult disable(CUpti_PmSampling_Object* object) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_Disable_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_Disable_Params);
     p.pPmSamplingObject = object;
     return t_.cuptiPmSamplingDisable(&p);
   }
   CUptiResult set_config(CUpti_PmSampling_Object* object, const std::vector<uint8_t>& config,
                          size_t hardware_buffer_bytes, uint64_t interval_ns) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_SetConfig_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_SetConfig_Params);
     p.pPmSamplingObject = object;
     p.configSize = config.size();
     p.pConfig = config.data();
@@ -96,7 +89,7 @@ class pm_sampling_dl_api final : public pm_sampling_api {
   CUptiResult counter_data_size(CUpti_PmSampling_Object* object,
                                 const std::vector<const char*>& metrics, size_t max_samples,
                                 size_t& size) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_GetCounterDataSize_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataSize_Params);
     p.pPmSamplingObject = object;
     // CUPTI only reads the names; its parameter is not const-qualified.
     p.pMetricNames = const_cast<const char**>(metrics.data());
@@ -108,25 +101,25 @@ class pm_sampling_dl_api final : public pm_sampling_api {
   }
   CUptiResult counter_data_initialize(CUpti_PmSampling_Object* object,
                                       std::vector<uint8_t>& image) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_CounterDataImage_Initialize_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_CounterDataImage_Initialize_Params);
     p.pPmSamplingObject = object;
     p.counterDataSize = image.size();
     p.pCounterData = image.data();
     return t_.cuptiPmSamplingCounterDataImageInitialize(&p);
   }
   CUptiResult start(CUpti_PmSampling_Object* object) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_Start_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
     p.pPmSamplingObject = object;
     return t_.cuptiPmSamplingStart(&p);
   }
   CUptiResult stop(CUpti_PmSampling_Object* object) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_Stop_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
     p.pPmSamplingObject = object;
     return t_.cuptiPmSamplingStop(&p);
   }
   CUptiResult decode(CUpti_PmSampling_Object* object, std::vector<uint8_t>& image,
                      CUpti_PmSampling_DecodeStopReason& reason, bool& overflow) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_DecodeData_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
     p.pPmSamplingObject = object;
     p.pCounterDataImage = image.data();
     p.counterDataImageSize = image.size();
@@ -136,7 +129,7 @@ class pm_sampling_dl_api final : public pm_sampling_api {
     return r;
   }
   CUptiResult completed_samples(const std::vector<uint8_t>& image, size_t& completed) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
     p.pCounterDataImage = image.data();
     p.counterDataImageSize = image.size();
     const CUptiResult r = t_.cuptiPmSamplingGetCounterDataInfo(&p);
@@ -145,7 +138,7 @@ class pm_sampling_dl_api final : public pm_sampling_api {
   }
   CUptiResult sample_span(CUpti_PmSampling_Object* object, const std::vector<uint8_t>& image,
                           size_t index, uint64_t& start, uint64_t& end) override {
-    auto p = ROCPROF_PM_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
     p.pPmSamplingObject = object;
     p.pCounterDataImage = image.data();
     p.counterDataImageSize = image.size();
@@ -164,12 +157,6 @@ class pm_sampling_dl_api final : public pm_sampling_api {
   pm_table t_;
 };
 
-template <typename F>
-bool resolve(void* handle, const char* name, F& out) {
-  out = reinterpret_cast<F>(dlsym(handle, name));
-  return out != nullptr;
-}
-
 }  // namespace
 
 std::unique_ptr<pm_sampling_api> open_pm_sampling(const cupti_library& lib, std::string& why) {
@@ -178,10 +165,10 @@ std::unique_ptr<pm_sampling_api> open_pm_sampling(const cupti_library& lib, std:
     return nullptr;
   }
   pm_table t;
-#define ROCPROF_RESOLVE(name)                \
-  if (!resolve(lib.handle, #name, t.name)) { \
-    why = "libcupti lacks " #name;           \
-    return nullptr;                          \
+#define ROCPROF_RESOLVE(name)                       \
+  if (!resolve_symbol(lib.handle, #name, t.name)) { \
+    why = "libcupti lacks " #name;                  \
+    return nullptr;                                 \
   }
   ROCPROF_PM_SAMPLING_FUNCTIONS(ROCPROF_RESOLVE)
 #undef ROCPROF_RESOLVE
