@@ -181,6 +181,43 @@ std::vector<option_spec> domain_rows() {
           .meta("CHIP")
           .says("NVIDIA chip or architecture (GH100, sm_90) whose counters --list-avail lists "
                 "and --pmc is checked against without a GPU (default: $ROCPROF_COUNTER_CHIP)"),
+      // SPM: device-wide counters sampled on the GPU's timer (CUPTI PM sampling on NVIDIA).
+      row("spm_beta_enabled", "spm-beta-enabled")
+          .to("ROCPROFILER_SPM_BETA_ENABLED", ef::flag)
+          .in(k_counters)
+          .meta("BOOL")
+          .says("Opt in to the SPM beta (needed by --spm, as in rocprofv3)"),
+      row("spm", "spm")
+          .of(vt::string_list)
+          .star()
+          .to("ROCPROF_SPM_COUNTERS", ef::custom)
+          .in(k_counters)
+          .meta("COUNTERS")
+          .says("Device-wide counters sampled at a fixed interval for the timeline (one hardware "
+                "pass only; not with --pmc or PC sampling)")
+          .by("cuda")
+          .collecting(),
+      row("spm_sample_interval", "spm-sample-interval")
+          .of(vt::integer)
+          .def("100")
+          .to("ROCPROF_SPM_SAMPLE_INTERVAL", ef::text)
+          .in(k_counters)
+          .meta("INTERVAL")
+          .says("SPM sampling interval, in --spm-sample-interval-unit (minimum 1 us)"),
+      row("spm_sample_interval_unit", "spm-sample-interval-unit")
+          .of(vt::choice)
+          .among("us ns")
+          .def("us")
+          .to("ROCPROF_SPM_SAMPLE_INTERVAL_UNIT", ef::text)
+          .in(k_counters)
+          .meta("UNIT")
+          .says("Unit of --spm-sample-interval: us or ns (NVIDIA samples on GPU time; "
+                "rocprofv3's sclk_cycles has no equivalent)"),
+      row("spm_counter_collection", "")
+          .def("0")
+          .to("ROCPROF_SPM_COUNTER_COLLECTION", ef::flag)
+          .only(option_scope::env_only)
+          .says("Set by the CLI whenever --spm counters are requested"),
       row("counter_collection", "")
           .def("0")
           .to("ROCPROF_COUNTER_COLLECTION", ef::flag)

@@ -167,6 +167,13 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.counter_groups_interval = env.integer("pmc_group_interval");
   s.extra_counters_contents = env.text("extra_counters");
   s.kernel_replay = env.boolean("replay_mode");  // the variable is ROCPROF_KERNEL_REPLAY
+  if (env.boolean("spm_counter_collection")) {
+    std::string spm = env.text("spm");
+    if (spm.rfind("spm:", 0) == 0) spm = "pmc:" + spm.substr(4);  // the same line syntax
+    s.spm_counters = parse_pmc_line(spm);
+    const uint64_t interval = env.integer("spm_sample_interval");
+    s.spm_interval_ns = env.text("spm_sample_interval_unit") == "ns" ? interval : interval * 1000;
+  }
 
   s.output_path = env.text_or_default("output_directory");
   s.output_file = env.text_or_default("output_file");

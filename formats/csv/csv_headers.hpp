@@ -27,6 +27,10 @@ inline constexpr std::string_view scratch_memory_trace_header =
 inline constexpr std::string_view counter_collection_header =
     R"("Correlation_Id","Dispatch_Id","Agent_Id","Queue_Id","Process_Id","Thread_Id","Grid_Size","Kernel_Id","Kernel_Name","Workgroup_Size","LDS_Block_Size","Scratch_Size","VGPR_Count","Accum_VGPR_Count","SGPR_Count","Counter_Name","Counter_Value","Start_Timestamp","End_Timestamp")"
     "\n";
+// This project's file for device counter samples (--spm; rocprofv3 writes none).
+inline constexpr std::string_view device_counter_collection_header =
+    R"("Agent_Id","Counter_Id","Counter_Name","Timestamp","Counter_Value")"
+    "\n";
 inline constexpr std::string_view pc_sampling_host_trap_header =
     R"("Sample_Timestamp","Exec_Mask","Dispatch_Id","Instruction","Instruction_Comment","Correlation_Id")"
     "\n";

@@ -229,8 +229,24 @@ class csv_writer final : public writer {
     if (counter_stats_) counter_stats_->add(records);
   }
 
-  // rocprofv3 has no CSV file for device counter samples.
-  void write(record_span<device_counter_sample_record> r) override { ignore_records(r); }
+  // Device counter samples (--spm): PREFIX_device_counter_collection.csv, one row per counter
+  // value of a sample, timestamp = the sample's start (rocprofv3 writes no such file).
+  void write(record_span<device_counter_sample_record> records) override {
+    if (records.empty()) return;
+    auto& f =
+        file(device_sample_file_, "device_counter_collection", device_counter_collection_header);
+    for (const auto& r : records) {
+      const auto cn = counter_names_.find(r.counter_id);
+      row{f.buffer()}
+          .s(agents_->label(r.agent_id))
+          .u(r.counter_id)
+          .s(cn != counter_names_.end() ? std::string_view{*cn->second} : std::string_view{})
+          .u(r.timestamp_ns)
+          .d(r.value)
+          .end();
+      f.maybe_flush();
+    }
+  }
 
   void write(record_span<pc_sample_record> records) override {
     if (records.empty()) return;
@@ -389,7 +405,7 @@ class csv_writer final : public writer {
   std::array<output_file, domain_table.size()> api_files_;
   std::array<size_t, domain_table.size()> api_file_of_{};
   output_file kernel_file_, copy_file_, set_file_, alloc_file_, scratch_file_, counter_file_,
-      pc_file_, agent_file_;
+      pc_file_, agent_file_, device_sample_file_;
   std::vector<output_file*> files_;  // opened files, in order of first row
 
   bool keep_dispatches_ = false;

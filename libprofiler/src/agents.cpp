@@ -5,6 +5,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "fork_guard.hpp"
+#include "backend_loader.hpp"
 #include "guarded.hpp"
+#include "registration.hpp"
 
 namespace rocprof::core {
 namespace {
@@ -154,6 +157,24 @@ void discover_cpus(agent_table& t) {
   if (t.agents.empty()) add_cpu(t, 0, std::max(1u, std::thread::hardware_concurrency()), 0, d);
 }
 
+// A tool asking for agents while it initialises (rocprofiler-sdk's device counting sample
+// builds its configs for the first GPU agent then) sees the GPUs: the counter backends list
+// theirs once, which may initialise the vendor's driver. The rocprofv3 tool is left out: it
+// learns GPU agents as its backends start and must not initialise a driver in CPU-only runs.
+void discover_gpus_for_tool() {
+  static std::atomic<bool> tried{false};
+  if (!configuration_open() || tried.load() || std::strcmp(current_tool_name(), "rocprofv3") == 0)
+    return;
+  {
+    agent_table& t = table();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    for (const owned_agent& a : t.agents)
+      if (a.agent.type == ROCPROFILER_AGENT_TYPE_GPU) return;
+  }
+  if (tried.exchange(true)) return;
+  discover_counter_agents();
+}
+
 }  // namespace
 
 rocprofiler_agent_id_t register_gpu_agent(const rocprofiler_agent_v0_t* agent) {
@@ -208,6 +229,7 @@ extern "C" ROCPROFILER_API rocprofiler_status_t rocprofiler_query_available_agen
       return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
     if (agent_size > sizeof(rocprofiler_agent_v0_t))
       return ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI;
+    discover_gpus_for_tool();
     std::vector<const void*> pointers;
     {
       agent_table& t = table();

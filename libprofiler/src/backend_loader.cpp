@@ -234,6 +234,16 @@ std::vector<rocprof_backend_t> counter_backends() {
   return out;
 }
 
+uint64_t discover_counter_agents() {
+  load_counter_backends();
+  uint64_t agents = 0;
+  for (const rocprof_backend_t& api : counter_backends()) {
+    const char* why = nullptr;
+    if (api.discover_agents != nullptr) agents += api.discover_agents(api.backend_data, &why);
+  }
+  return agents;
+}
+
 std::vector<discovered_backend> discover_backend_agents(const std::string& directory) {
   std::vector<discovered_backend> found;
   registry& r = backends();

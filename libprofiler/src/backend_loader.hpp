@@ -26,6 +26,10 @@ size_t load_counter_backends();
 /// The ABI tables of the registered backends that list counters (list_counters set).
 std::vector<rocprof_backend_t> counter_backends();
 
+/// Registers the counter backends and asks each for the agents it sees now (it may initialise
+/// its driver); returns how many agents they registered.
+uint64_t discover_counter_agents();
+
 /// What rocprof_backend_discover_agents reports of one backend file.
 struct discovered_backend {
   std::string name, path;

@@ -5,6 +5,7 @@
 #include "backend_loader.hpp"
 #include "buffer.hpp"
 #include "code_objects.hpp"
+#include "counters/device_sampling.hpp"
 #include "counters/dispatch_counting.hpp"
 #include "guarded.hpp"
 #include "registration.hpp"
@@ -58,7 +59,7 @@ void contexts_changed() {
 void stop_all_contexts() {
   const uint32_t n = g_num_contexts.load();
   for (uint32_t i = 0; i < n; ++i)
-    g_contexts[i]->active.store(false);
+    if (g_contexts[i]->active.exchange(false)) counters::stop_device_sampling(i);
   contexts_changed();
 }
 
@@ -114,6 +115,13 @@ rocprofiler_start_context(rocprofiler_context_id_t context_id) {
     if (started) {
       contexts_changed();
       replay_code_objects(ctx);
+      // Device counting and SPM start with the context; a refusal (passes, interval, agent
+      // taken) leaves the context stopped.
+      const rocprofiler_status_t sampling = counters::start_device_sampling(ctx->index);
+      if (sampling != ROCPROFILER_STATUS_SUCCESS) {
+        if (ctx->active.exchange(false)) contexts_changed();
+        return sampling;
+      }
     }
     return ROCPROFILER_STATUS_SUCCESS;
   });
@@ -123,7 +131,10 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_stop_context(rocprofiler_contex
   return guarded(__func__, [&] {
     context* ctx = find_context(context_id);
     if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if (ctx->active.exchange(false)) contexts_changed();
+    if (ctx->active.exchange(false)) {
+      counters::stop_device_sampling(ctx->index);
+      contexts_changed();
+    }
     return ROCPROFILER_STATUS_SUCCESS;
   });
 }

@@ -20,6 +20,7 @@
 #include "callback_thread.hpp"
 #include "context.hpp"
 #include "fork_guard.hpp"
+#include "counters/device_sampling.hpp"
 #include "guarded.hpp"
 #include "rocprofiler-sdk/registration.h"
 
@@ -125,6 +126,7 @@ void finalize_core_once() {
   if (g_init_state.load() != 1 || !g_fini_state.compare_exchange_strong(expected, -1)) return;
   g_core_ready.store(0, std::memory_order_release);
   flush_backends();
+  counters::drain_all_device_sampling();  // SPM samples still in the hardware's buffer
   const uint32_t nbuf = g_num_buffers.load();
   for (uint32_t i = 0; i < nbuf; ++i)
     if (!g_buffers[i]->destroyed.load()) flush_buffer(g_buffers[i]);
@@ -230,6 +232,13 @@ uint32_t current_tool() {
 // Taken by context start/stop (application threads' pause/resume, the collection-period
 // thread) and at finalization: held across fork() (fork_guard.hpp).
 std::atomic<std::recursive_mutex*> g_config_mutex{nullptr};
+const char* current_tool_name() {
+  if (!configuration_open()) return "";
+  std::lock_guard<std::mutex> lock(g_tools_mutex);
+  const uint32_t i = g_current_tool.load();
+  if (i >= tools_list().size() || tools_list()[i]->client.name == nullptr) return "";
+  return tools_list()[i]->client.name;
+}
 
 std::recursive_mutex& config_mutex() {
   return lazily_made(g_config_mutex, [](std::recursive_mutex& m) { guard_across_fork(m); });

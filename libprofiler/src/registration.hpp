@@ -23,6 +23,8 @@ inline bool ensure_initialized() {
 bool configuration_open();
 /// Index of the tool being initialised (for ownership of the contexts it creates).
 uint32_t current_tool();
+/// The client name of the tool being initialised ("" when none or unnamed).
+const char* current_tool_name();
 /// Serialises configuration changes (create, start/stop, backend loading).
 std::recursive_mutex& config_mutex();
 /// True once finalisation started: nothing blocks waiting for delivery any more.

@@ -85,44 +85,6 @@ std::unordered_map<std::string, rocprofiler_counter_id_t> counters_of(
   return out;
 }
 
-// The definition of a counter in use: what the JSON "counters" table and rocpd_info_pmc show.
-void define_counter(tool_state& tool, rocprofiler_agent_id_t agent, rocprofiler_counter_id_t id) {
-  rocprofiler_counter_info_v1_t info{};
-  info.size = sizeof(info);
-  if (rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_1, &info) !=
-      ROCPROFILER_STATUS_SUCCESS)
-    return;
-  const auto text = [](const char* s) { return std::string(s != nullptr ? s : ""); };
-  trace::counter_info c;
-  c.id = id.handle;
-  c.agent_id = agent.handle;
-  c.name = text(info.name);
-  c.description = text(info.description);
-  c.block = text(info.block);
-  c.expression = text(info.expression);
-  c.is_constant = info.is_constant != 0;
-  c.is_derived = info.is_derived != 0;
-  for (uint64_t d = 0; d < info.dimensions_count && info.dimensions != nullptr; ++d) {
-    const auto* dim = info.dimensions[d];
-    if (dim != nullptr) c.dimensions.push_back({dim->id, text(dim->name), dim->instance_size});
-  }
-  for (uint64_t i = 0; i < info.dimensions_instances_count && info.dimensions_instances; ++i) {
-    const auto* inst = info.dimensions_instances[i];
-    if (inst == nullptr) continue;
-    trace::counter_instance instance;
-    instance.instance_id = inst->instance_id;
-    instance.positions.assign(c.dimensions.size(), 0);
-    for (uint64_t k = 0; k < inst->dimensions_count && inst->dimensions != nullptr; ++k) {
-      const auto* pos = inst->dimensions[k];
-      if (pos == nullptr || pos->dimension_name == nullptr) continue;
-      for (size_t j = 0; j < c.dimensions.size(); ++j)
-        if (c.dimensions[j].name == pos->dimension_name) instance.positions[j] = pos->index;
-    }
-    c.instances.push_back(std::move(instance));
-  }
-  tool.defs->add_counter(std::move(c));
-}
-
 // One config per group for an agent, built at its first dispatch.
 std::vector<rocprofiler_counter_config_id_t> build_configs(tool_state& tool, counter_state& state,
                                                            rocprofiler_agent_id_t agent) {
@@ -227,6 +189,43 @@ void on_counter_record(rocprofiler_dispatch_counting_service_data_t data,
 }
 
 }  // namespace
+
+void define_counter(tool_state& tool, rocprofiler_agent_id_t agent, rocprofiler_counter_id_t id) {
+  rocprofiler_counter_info_v1_t info{};
+  info.size = sizeof(info);
+  if (rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_1, &info) !=
+      ROCPROFILER_STATUS_SUCCESS)
+    return;
+  const auto text = [](const char* s) { return std::string(s != nullptr ? s : ""); };
+  trace::counter_info c;
+  c.id = id.handle;
+  c.agent_id = agent.handle;
+  c.name = text(info.name);
+  c.description = text(info.description);
+  c.block = text(info.block);
+  c.expression = text(info.expression);
+  c.is_constant = info.is_constant != 0;
+  c.is_derived = info.is_derived != 0;
+  for (uint64_t d = 0; d < info.dimensions_count && info.dimensions != nullptr; ++d) {
+    const auto* dim = info.dimensions[d];
+    if (dim != nullptr) c.dimensions.push_back({dim->id, text(dim->name), dim->instance_size});
+  }
+  for (uint64_t i = 0; i < info.dimensions_instances_count && info.dimensions_instances; ++i) {
+    const auto* inst = info.dimensions_instances[i];
+    if (inst == nullptr) continue;
+    trace::counter_instance instance;
+    instance.instance_id = inst->instance_id;
+    instance.positions.assign(c.dimensions.size(), 0);
+    for (uint64_t k = 0; k < inst->dimensions_count && inst->dimensions != nullptr; ++k) {
+      const auto* pos = inst->dimensions[k];
+      if (pos == nullptr || pos->dimension_name == nullptr) continue;
+      for (size_t j = 0; j < c.dimensions.size(); ++j)
+        if (c.dimensions[j].name == pos->dimension_name) instance.positions[j] = pos->index;
+    }
+    c.instances.push_back(std::move(instance));
+  }
+  tool.defs->add_counter(std::move(c));
+}
 
 bool configure_counter_collection(tool_state& tool) {
   const auto& s = tool.settings;

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include <rocprofiler-sdk/fwd.h>
+
 namespace rocprof::tool {
 
 struct tool_state;
@@ -29,6 +31,10 @@ bool configure_counter_collection(tool_state& tool);
 // --collection-period). Nothing when counters are off.
 void start_counting(tool_state& tool);
 void stop_counting(tool_state& tool);
+
+// Adds the definition of a counter in use to the run's definitions (what the JSON "counters"
+// table and rocpd_info_pmc show), dimensions and instances included.
+void define_counter(tool_state& tool, rocprofiler_agent_id_t agent, rocprofiler_counter_id_t id);
 
 // A kernel symbol's formatted name, for the kernel filters (code-object callback).
 void note_kernel_symbol(tool_state& tool, uint64_t kernel_id, std::string_view formatted_name);

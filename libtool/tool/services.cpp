@@ -30,6 +30,7 @@
 #include "rocprof/common/gpu_uuid.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/formats/symbol_names.hpp"
+#include "spm_collection.hpp"
 #include "tool_state.hpp"
 
 namespace rocprof::tool {
@@ -120,9 +121,11 @@ void set_collecting(tool_state& tool, bool on) {
   if (on) {
     rocprofiler_start_context(tool.main_context);
     start_counting(tool);
+    start_spm(tool);
   } else {
     rocprofiler_stop_context(tool.main_context);
     stop_counting(tool);
+    stop_spm(tool);
   }
 }
 
@@ -273,6 +276,7 @@ int configure_services(tool_state& tool) {
   trace_domains(tool);
   // Before the code-object context starts: the kernel filters see every symbol.
   configure_counter_collection(tool);
+  configure_spm_collection(tool);
 
   if (s.kernel_rename) {
     report("rocprofiler_create_context", rocprofiler_create_context(&tool.rename_context));
@@ -291,6 +295,7 @@ int configure_services(tool_state& tool) {
   if (!deferred) {
     report("rocprofiler_start_context", rocprofiler_start_context(tool.main_context));
     start_counting(tool);
+    start_spm(tool);
   }
   if (!s.collection_periods.empty()) {
     // Signals go to the application's threads, not to this one.

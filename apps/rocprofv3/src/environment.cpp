@@ -161,6 +161,10 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
       lines.push_back("pmc: " + group);
     env[env_name("pmc_groups")] = config::join(lines, "\n");
   }
+  if (config.has("spm")) {
+    env[env_name("spm_counter_collection")] = "1";
+    env[env_name("spm")] = "spm: " + config::join(config.list("spm"), " ");
+  }
   if (config.text("replay_mode") == std::optional<std::string>("kernel")) {
     env[env_name("replay_mode")] = "1";  // ROCPROF_KERNEL_REPLAY
   }

@@ -50,6 +50,31 @@ void expand_aggregates(job& config) {
     for (auto key : config::words(aggregate->expands))
       config.set_if_unset(std::string(key), true);
   }
+}  // --spm (rocprofv3's SPM beta): device-wide sampling owns the GPU's performance monitors.
+static void check_spm(const job& config, const std::string& prefix) {
+  const auto& beta = config::option("spm_beta_enabled");
+  if (!config.flag("spm_beta_enabled") && std::getenv(std::string(beta.env).c_str()) == nullptr)
+    throw usage_error(prefix + "--spm needs --spm-beta-enabled (or " + std::string(beta.env) +
+                      " in the environment)");
+  if (config.list("spm").empty()) throw usage_error(prefix + "--spm needs counter names");
+  // Both program the same hardware counters: PM sampling enables them device-wide for the whole
+  // run while --pmc reprograms them around each counted kernel (CUPTI refuses one while the
+  // other holds the device; rocprofv3 rejects the combination for the same reason on AMD).
+  if (config.has("pmc") || config.has("pmc_groups"))
+    throw usage_error(prefix +
+                      "--spm cannot be combined with --pmc: both use the GPU's performance "
+                      "monitors (device-wide sampling versus per-kernel counting)");
+  if (config.has("pc_sampling_method") || config.has("pc_sampling_unit"))
+    throw usage_error(prefix +
+                      "--spm cannot be combined with PC sampling: PC sampling reprograms the "
+                      "same monitors for the whole run");
+  const uint64_t interval = config.number("spm_sample_interval").value_or(100);
+  const bool in_ns = config.text("spm_sample_interval_unit") == std::optional<std::string>("ns");
+  const uint64_t ns = in_ns ? interval : interval * 1000;
+  if (ns < 1000)
+    throw usage_error(prefix + "--spm-sample-interval " + std::to_string(interval) +
+                      (in_ns ? " ns" : " us") +
+                      " is below the hardware minimum of 1 us (1000 ns) for PM sampling");
 }
 
 void validate_pass(const job& config, const std::string& label,
@@ -100,6 +125,7 @@ void validate_pass(const job& config, const std::string& label,
       throw usage_error(prefix + "--replay-mode cannot be combined with PC sampling");
     }
   }
+  if (config.has("spm")) check_spm(config, prefix);
 }
 
 std::vector<pass> build_passes(const command_line& line) {

@@ -261,6 +261,8 @@ void abi_sink::counting_end(const rocprof_counted_dispatch_t& d, const double* v
 }
 
 uint64_t abi_sink::register_gpu(const gpu_agent& a) {
+  // Once per device: an agent listing (discover_agents) may come before the session's own.
+  if (const uint64_t known = plugin_counter_sets().agent_of_device(a.device_ordinal)) return known;
   rocprofiler_agent_v0_t g{};
   g.size = sizeof(g);
   g.type = ROCPROFILER_AGENT_TYPE_GPU;

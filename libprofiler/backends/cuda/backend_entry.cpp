@@ -18,6 +18,7 @@
 #include "device_info.hpp"
 #include "notices.hpp"
 #include "plugin_state.hpp"
+#include "pm_sampling/device_samplers.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
 namespace rocprof::cuda {
@@ -240,6 +241,7 @@ rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocpr
   out->describe_counter = &describe_counter;
   out->create_counter_set = &create_counter_set;
   out->iterate_args = &backend_iterate_args;
+  install_device_samplers(out);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

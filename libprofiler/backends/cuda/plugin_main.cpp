@@ -129,6 +129,10 @@ bool ensure_counter_apis() {
   return s.host_api != nullptr;
 }
 
+profiler_host_api* counter_host_api() {
+  return ensure_counter_apis() ? state().host_api.get() : nullptr;
+}
+
 bool start_backend(backend_sink* sink, const char* how, bool restart) {
   plugin_state& s = state();
   const cupti_library& lib = cupti();

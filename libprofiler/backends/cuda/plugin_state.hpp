@@ -4,6 +4,7 @@
 
 #include "backend_sink.hpp"
 #include "cupti_loader.hpp"
+#include "metrics/profiler_host_api.hpp"
 
 namespace rocprof::cuda {
 
@@ -30,5 +31,9 @@ void finish_backend();
 // Opens, once, what per-kernel counters need from the loaded libcupti (the profiler host API
 // and the range profiler) and hands them to plugin_counter_sets(). False when unavailable.
 bool ensure_counter_apis();
+
+// The profiler host API opened by ensure_counter_apis (nullptr before or when unavailable); it
+// lives until exit.
+profiler_host_api* counter_host_api();
 
 }  // namespace rocprof::cuda

@@ -202,12 +202,14 @@ typedef enum rocprofiler_counter_record_kind_t {
   /// counter records
   ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER,
   ROCPROFILER_COUNTER_RECORD_VALUE,  ///< payload: rocprofiler_counter_record_t
+  /// extension: payload rocprofiler_spm_sample_record_t (spm.h)
+  ROCPROFILER_COUNTER_RECORD_SPM_SAMPLE,
   ROCPROFILER_COUNTER_RECORD_LAST,
 } rocprofiler_counter_record_kind_t;
 
 typedef enum rocprofiler_counter_flag_t {
   ROCPROFILER_COUNTER_FLAG_NONE = 0,
-  ROCPROFILER_COUNTER_FLAG_ASYNC,              ///< device counting (not available yet)
+  ROCPROFILER_COUNTER_FLAG_ASYNC,              ///< device counting: into the buffer, later
   ROCPROFILER_COUNTER_FLAG_APPEND_DEFINITION,  ///< add to the shipped definitions, not replace
   ROCPROFILER_COUNTER_FLAG_LAST,
 } rocprofiler_counter_flag_t;

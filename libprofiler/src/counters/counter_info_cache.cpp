@@ -122,8 +122,8 @@ void fill_v1(const counter_description& d, rocprofiler_counter_info_v1_t& out) {
   out.dimensions_count = d.dim_pointers.size();
   // The struct's pointer arrays are not const-qualified (rocprofiler-sdk's layout); the tool
   // only reads them.
-  out.dimensions = const_cast<const rocprofiler_counter_record_dimension_info_t**>(
-      d.dim_pointers.data());
+  out.dimensions =
+      const_cast<const rocprofiler_counter_record_dimension_info_t**>(d.dim_pointers.data());
   out.dimensions_instances_count = d.instance_pointers.size();
   out.dimensions_instances =
       const_cast<const rocprofiler_counter_record_dimension_instance_info_t**>(

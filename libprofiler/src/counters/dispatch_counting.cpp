@@ -1,14 +1,12 @@
 #include "counters/dispatch_counting.hpp"
 
 #include <cstring>
-#include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "backend_loader.hpp"
 #include "buffer.hpp"
 #include "counters/counter_config.hpp"
-#include "counters/instance_id.hpp"
+#include "counters/counter_evaluate.hpp"
 #include "guarded.hpp"
 #include "registration.hpp"
 
@@ -42,52 +40,11 @@ rocprofiler_dispatch_counting_service_data_t service_data(const rocprof_counted_
 bool evaluate(const counter_config& config, const rocprof_counted_dispatch_t& d,
               const double* values, uint64_t count,
               std::vector<rocprofiler_counter_record_t>& out) {
-  // Each native counter's values, row-major over its dimensions, one after another.
-  std::unordered_map<std::string, rc::counter_value> collected;
-  uint64_t at = 0;
-  for (const std::string& name : config.native) {
-    const rc::counter_info* info = config.counters->catalogue->find(name);
-    uint64_t n = 1;
-    if (info != nullptr)
-      for (const rc::dimension& dim : info->dimensions)
-        n *= dim.size;
-    if (at + n > count) {
-      warn_once("counting-short", "a backend returned fewer counter values than its set has");
-      return false;
-    }
-    if (info == nullptr || info->dimensions.empty()) {
-      collected.emplace(name, rc::counter_value::scalar(values[at]));
-    } else {
-      rc::result<rc::counter_value> tensor = rc::counter_value::tensor(
-          info->dimensions, std::vector<double>(values + at, values + at + n));
-      if (!tensor) return false;
-      collected.emplace(name, std::move(tensor.value()));
-    }
-    at += n;
-  }
-  const rc::base_value_lookup lookup = [&](std::string_view name) -> const rc::counter_value* {
-    const auto it = collected.find(std::string(name));
-    return it == collected.end() ? nullptr : &it->second;
-  };
-  rc::result<std::vector<rc::counter_value>> evaluated =
-      config.counters->catalogue->evaluate(config.names, lookup);
-  if (!evaluated) {
-    const std::string message =
-        "counters of a dispatch could not be evaluated: " + evaluated.failure().message;
-    warn_once("counting-evaluate", message.c_str());
-    return false;
-  }
-  for (size_t c = 0; c < evaluated->size(); ++c) {
-    const std::vector<double>& v = (*evaluated)[c].values();
-    for (size_t j = 0; j < v.size(); ++j) {
-      rocprofiler_counter_record_t r{};
-      r.id = make_instance_id(config.counter_ids[c], j);
-      r.counter_value = v[j];
-      r.dispatch_id = d.dispatch_info.dispatch_id;
-      r.user_data = d.user_data;
-      r.agent_id = d.dispatch_info.agent_id;
-      out.push_back(r);
-    }
+  if (!evaluate_config(config, values, count, out)) return false;
+  for (rocprofiler_counter_record_t& r : out) {
+    r.dispatch_id = d.dispatch_info.dispatch_id;
+    r.user_data = d.user_data;
+    r.agent_id = d.dispatch_info.agent_id;
   }
   return true;
 }

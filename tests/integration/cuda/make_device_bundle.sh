@@ -22,6 +22,9 @@ cp "$build/lib/libbare_cupti_collector.so" "$dest/prefix/lib/"
 # The v2 library's device-session check (tests/unit/v2) with the v2 library and the core.
 cp "$build/bin/v2_device_session_gpu" "$dest/prefix/bin/"
 cp -a "$build"/lib/librocprofiler64v2.so "$build"/lib/librocprofiler-sdk.so* "$dest/prefix/lib/"
+# Device counting: the sample tool of samples/device_counting and its busy/idle program.
+[ -x "$build/bin/busy_idle" ] && cp "$build/bin/busy_idle" "$dest/prefix/bin/"
+[ -f "$build/lib/libdevice_counting_tool.so" ] && cp "$build/lib/libdevice_counting_tool.so" "$dest/prefix/lib/"
 if [ -x "$build/bin/rocprofv3" ]; then
   cp "$build/bin/rocprofv3" "$dest/prefix/bin/"
   cp -a "$build"/lib/librocprofiler-sdk*.so* "$dest/prefix/lib/" 2>/dev/null || true

@@ -5,7 +5,8 @@
 # to $OUT. Run from the repository root on the GPU machine, after bundling (see
 # ../shared/device/README.md):
 #   source .gpu/cuda/bundle/env.sh; bash tests/integration/cuda/run_on_device.sh .gpu/cuda/bundle/root/prefix
-# PREFIX holds bin/cuda_app, bin/counter_app, lib/libcounter_check_tool.so, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
+# PREFIX holds bin/cuda_app, bin/counter_app, lib/libcounter_check_tool.so, bin/busy_idle,
+# lib/libdevice_counting_tool.so, bin/cuda_launch_bench, lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so,
 # lib/librocprofiler-sdk-cuda-standalone.so (the test variant with the standalone sink),
 # lib/libbare_cupti_collector.so, bin/v2_device_session_gpu with lib/librocprofiler64v2.so and
 # the core and, when the CLI is part of the bundle, bin/rocprofv3.
@@ -54,6 +55,18 @@ ct="$work/ctest"; mkdir -p "$ct"
   # The sample tools (tests/integration/samples), when the bundle carries them.
   [ -d "$prefix/lib/samples" ] && echo "add_test(samples.cuda_app $py $root/tests/integration/samples/check_samples_cuda_app.py $prefix/lib/samples $plugin $prefix/bin/cuda_app $out/samples)"
   [ -d "$prefix/lib/samples" ] && echo 'set_tests_properties(samples.cuda_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  # rocprofv3 --spm (PM sampling): overlap with the kernels, PyTorch, the rate figures.
+  if [ -n "$cli" ] && [ -x "$prefix/bin/busy_idle" ]; then
+    for case in overlap torch rate; do
+      echo "add_test(cuda.cli_spm_gpu.$case $py $tests/check_cli_spm_gpu.py $case --rocprofv3 $cli --app $prefix/bin/busy_idle --work $work/spm --torch-script $root/tests/apps/torch_matmul/torch_matmul.py --proto $root/tests/data/perfetto/perfetto_trace.proto)"
+      echo "set_tests_properties(cuda.cli_spm_gpu.$case PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
+    done
+  fi
+  # Device counting through the SDK sample tool (samples/device_counting).
+  if [ -x "$prefix/bin/busy_idle" ] && [ -f "$prefix/lib/libdevice_counting_tool.so" ]; then
+    echo "add_test(samples.device_counting $py $root/samples/device_counting/check_device_counting.py $prefix/bin/busy_idle $prefix/lib/libdevice_counting_tool.so)"
+    echo 'set_tests_properties(samples.device_counting PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)'
+  fi
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
   echo "add_test(v2.device_session_gpu $prefix/bin/v2_device_session_gpu)"
   echo 'set_tests_properties(v2.device_session_gpu PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'

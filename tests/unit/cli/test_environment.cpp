@@ -212,6 +212,20 @@ TEST(Environment, ValueForms) {
   EXPECT_EQ(get(pc, "ROCPROF_PC_SAMPLING_UNIT"), "time");
   EXPECT_EQ(get(pc, "ROCPROF_PC_SAMPLING_METHOD"), "host_trap");
   EXPECT_EQ(get(pc, "ROCPROF_PC_SAMPLING_INTERVAL"), "10");
+  // SPM, on the command line and as job keys.
+  const auto spm = env_of(
+      {"--spm-beta-enabled", "--spm", "SQ_WAVES", "GRBM_COUNT", "--spm-sample-interval", "10"});
+  EXPECT_EQ(get(spm, "ROCPROFILER_SPM_BETA_ENABLED"), "1");
+  EXPECT_EQ(get(spm, "ROCPROF_SPM_COUNTER_COLLECTION"), "1");
+  EXPECT_EQ(get(spm, "ROCPROF_SPM_COUNTERS"), "spm: SQ_WAVES GRBM_COUNT");
+  EXPECT_EQ(get(spm, "ROCPROF_SPM_SAMPLE_INTERVAL"), "10");
+  const auto spm_job = dir.write("spm.yaml",
+                                 "jobs:\n  - spm: [SQ_WAVES]\n    spm_beta_enabled: true\n"
+                                 "    spm_sample_interval: 2000\n"
+                                 "    spm_sample_interval_unit: ns\n");
+  const auto from_job = env_of({"-i", spm_job});
+  EXPECT_EQ(get(from_job, "ROCPROF_SPM_COUNTERS"), "spm: SQ_WAVES");
+  EXPECT_EQ(get(from_job, "ROCPROF_SPM_SAMPLE_INTERVAL_UNIT"), "ns");
 }
 
 TEST(Environment, BadHandOffValues) {

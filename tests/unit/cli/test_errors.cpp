@@ -199,6 +199,28 @@ TEST_F(Errors, KernelIterationRangesAndReplay) {
   expect_error(with({"--pmc", "A", "--replay-mode", "sometimes"}, app()), "sometimes");
 }
 
+TEST_F(Errors, SpmRefusals) {
+  expect_error(with({"--spm", "SQ_WAVES"}, app()), "--spm needs --spm-beta-enabled");
+  expect_error(with({"--spm-beta-enabled", "--spm", "SQ_WAVES", "--pmc", "SQ_WAVES"}, app()),
+               "--spm cannot be combined with --pmc");
+  expect_error(with({"--spm-beta-enabled", "--spm", "SQ_WAVES", "--pc-sampling-beta-enabled",
+                     "--pc-sampling-method", "host_trap", "--pc-sampling-unit", "time"},
+                    app()),
+               "--spm cannot be combined with PC sampling");
+  expect_error(with({"--spm-beta-enabled", "--spm", "SQ_WAVES", "--spm-sample-interval", "999",
+                     "--spm-sample-interval-unit", "ns"},
+                    app()),
+               "below the hardware minimum of 1 us");
+  expect_error(
+      with({"--spm-beta-enabled", "--spm", "SQ_WAVES", "--spm-sample-interval-unit", "sclk_cycles"},
+           app()),
+      "sclk_cycles");
+  const auto job = dir_.write("spm.yaml",
+                              "jobs:\n  - spm: [SQ_WAVES]\n    spm_beta_enabled: true\n"
+                              "    pmc: [SQ_WAVES]\n");
+  expect_error(with({"-i", job}, app()), "--spm cannot be combined with --pmc");
+}
+
 TEST_F(Errors, MissingToolLibrary) {
   std::ostringstream out, err;
   EXPECT_EQ(

@@ -147,6 +147,22 @@ TEST(ToolSettings, NegatedVariables) {
   EXPECT_TRUE(read({{"ROCPROF_SIGNAL_HANDLERS", "1"}}).settings.signal_handlers);
 }
 
+TEST(ToolSettings, SpmCountersAndInterval) {
+  const auto off = read({{"ROCPROF_SPM_COUNTERS", "spm: SQ_WAVES"}});
+  EXPECT_TRUE(off.settings.spm_counters.empty()) << "only with ROCPROF_SPM_COUNTER_COLLECTION";
+  const auto us = read({{"ROCPROF_SPM_COUNTER_COLLECTION", "1"},
+                        {"ROCPROF_SPM_COUNTERS", "spm: SQ_WAVES dram__bytes_read.sum"},
+                        {"ROCPROF_SPM_SAMPLE_INTERVAL", "10"}});
+  EXPECT_EQ(us.settings.spm_counters,
+            (std::vector<std::string>{"SQ_WAVES", "dram__bytes_read.sum"}));
+  EXPECT_EQ(us.settings.spm_interval_ns, 10000u);
+  const auto ns = read({{"ROCPROF_SPM_COUNTER_COLLECTION", "1"},
+                        {"ROCPROF_SPM_COUNTERS", "spm: SQ_WAVES"},
+                        {"ROCPROF_SPM_SAMPLE_INTERVAL", "2500"},
+                        {"ROCPROF_SPM_SAMPLE_INTERVAL_UNIT", "ns"}});
+  EXPECT_EQ(ns.settings.spm_interval_ns, 2500u);
+}
+
 TEST(ToolSettings, ValuesListsAndPeriods) {
   const auto result = read({
       {"ROCPROF_OUTPUT_PATH", "/out/%hostname%"},

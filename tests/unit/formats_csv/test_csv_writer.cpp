@@ -100,6 +100,8 @@ TEST(csv_writer, golden_headers) {
        R"("Name","Calls","TotalDurationNs","AverageNs","Percentage","MinNs","MaxNs","StdDev")"},
       {"domain_stats",
        R"("Name","Calls","TotalDurationNs","AverageNs","Percentage","MinNs","MaxNs","StdDev")"},
+      {"device_counter_collection",
+       R"("Agent_Id","Counter_Id","Counter_Name","Timestamp","Counter_Value")"},
   };
   for (const auto& [stem, header] : golden)
     EXPECT_EQ(first_line(o.path_for(stem, "csv")), header) << stem;
@@ -131,6 +133,7 @@ TEST(csv_writer, rows_read_back_by_python_csv) {
   files["memory_allocation_trace.csv"] = {{"rows", t.memory_allocations.size()}};
   files["scratch_memory_trace.csv"] = {{"rows", t.scratch_memory.size()}};
   files["pc_sampling_host_trap.csv"] = {{"rows", t.pc_samples.size()}};
+  files["device_counter_collection.csv"] = {{"rows", t.device_counter_samples.size()}};
   std::set<std::pair<uint64_t, uint64_t>> counter_keys;
   for (const auto& c : t.counter_values)
     counter_keys.emplace(c.dispatch_id, c.counter_id);

@@ -84,6 +84,7 @@ __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_regi
   out->operation_count = operation_count;
   out->discover_agents = discover_agents;
   test_counters::install(out);
+  test_counters::install_sampler(out);
   rocprofiler_agent_v0_t gpu{};
   gpu.size = sizeof(gpu);
   gpu.cu_count = 132;

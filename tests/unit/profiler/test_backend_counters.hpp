@@ -13,6 +13,8 @@ inline constexpr uint64_t max_set_size = 16;
 
 /// Fills the counter entries of the backend's ABI table.
 void install(rocprof_backend_t* out);
+/// Fills the device sampler entries (test_backend_sampler.cpp).
+void install_sampler(rocprof_backend_t* out);
 /// The one agent whose counters these are.
 void set_agent(rocprofiler_agent_id_t agent);
 /// The values of set `set` (in its names' order) for a launch of grid_x threads; returns

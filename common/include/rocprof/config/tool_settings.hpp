@@ -37,6 +37,9 @@ struct tool_settings {
   uint64_t counter_groups_interval = 1;
   std::string extra_counters_contents;
   bool kernel_replay = false;  // ROCPROF_KERNEL_REPLAY: multi-pass groups replay each kernel
+  // SPM: device-wide counters sampled on the GPU's timer (ROCPROF_SPM_*).
+  std::vector<std::string> spm_counters;  // parsed from ROCPROF_SPM_COUNTERS ("spm: A B")
+  uint64_t spm_interval_ns = 100000;
 
   // Output.
   // Unexpanded (placeholders); ROCPROF_OUTPUT_PATH and ROCPROF_OUTPUT_FILE_NAME. Unset or empty:

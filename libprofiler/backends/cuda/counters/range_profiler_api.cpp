@@ -5,16 +5,10 @@
 #include <algorithm>
 #include <map>
 
+#include "cupti_dl_helpers.hpp"
+
 namespace rocprof::cuda {
 namespace {
-
-template <class Params>
-Params params(size_t struct_size) {
-  Params p{};
-  p.structSize = struct_size;
-  return p;
-}
-#define ROCPROF_RP_PARAMS(type) params<type>(type##_STRUCT_SIZE)
 
 #define ROCPROF_RANGE_PROFILER_FUNCTIONS(X)       \
   X(cuptiGetResultString)                         \
@@ -52,22 +46,21 @@ class range_profiler_dl_api final : public range_profiler_api {
   range_profiler_dl_api(cupti_target_table t, driver_graph_table d) : t_{t}, d_{d} {}
 
   const char* result_string(CUptiResult r) override {
-    const char* s = nullptr;
-    return t_.cuptiGetResultString(r, &s) == CUPTI_SUCCESS && s != nullptr ? s : "unknown";
+    return cupti_result_text(t_.cuptiGetResultString, r);
   }
   CUptiResult initialize() override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_Profiler_Initialize_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     return t_.cuptiProfilerInitialize(&p);
   }
   CUptiResult chip_name(size_t device_index, std::string& chip) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_Device_GetChipName_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     p.deviceIndex = device_index;
     const CUptiResult r = t_.cuptiDeviceGetChipName(&p);
     if (r == CUPTI_SUCCESS && p.pChipName != nullptr) chip = p.pChipName;
     return r;
   }
   CUptiResult counter_availability(CUcontext ctx, std::vector<uint8_t>& image) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     p.ctx = ctx;
     CUptiResult r = t_.cuptiProfilerGetCounterAvailability(&p);  // the size first
     if (r != CUPTI_SUCCESS) return r;
@@ -78,14 +71,14 @@ class range_profiler_dl_api final : public range_profiler_api {
     return r;
   }
   CUptiResult enable(CUcontext ctx, CUpti_RangeProfiler_Object** object) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
     p.ctx = ctx;
     const CUptiResult r = t_.cuptiRangeProfilerEnable(&p);
     *object = p.pRangeProfilerObject;
     return r;
   }
   CUptiResult disable(CUpti_RangeProfiler_Object* object) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_Disable_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
     p.pRangeProfilerObject = object;
     return t_.cuptiRangeProfilerDisable(&p);
   }
@@ -93,19 +86,19 @@ class range_profiler_dl_api final : public range_profiler_api {
     return t_.cuptiRangeProfilerSetConfig(p);
   }
   CUptiResult start(CUpti_RangeProfiler_Object* object) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_Start_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
     p.pRangeProfilerObject = object;
     return t_.cuptiRangeProfilerStart(&p);
   }
   CUptiResult stop(CUpti_RangeProfiler_Object* object, bool& all_passes_submitted) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
     p.pRangeProfilerObject = object;
     const CUptiResult r = t_.cuptiRangeProfilerStop(&p);
     all_passes_submitted = p.isAllPassSubmitted != 0;
     return r;
   }
   CUptiResult decode(CUpti_RangeProfiler_Object* object, size_t& dropped_ranges) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     p.pRangeProfilerObject = object;
     const CUptiResult r = t_.cuptiRangeProfilerDecodeData(&p);
     dropped_ranges = p.numOfRangeDropped;
@@ -114,7 +107,7 @@ class range_profiler_dl_api final : public range_profiler_api {
   CUptiResult counter_data_size(CUpti_RangeProfiler_Object* object,
                                 const std::vector<const char*>& metrics, size_t max_ranges,
                                 size_t& size) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     p.pRangeProfilerObject = object;
     // CUPTI only reads the names; its parameter is not const-qualified.
     p.pMetricNames = const_cast<const char**>(metrics.data());
@@ -127,14 +120,14 @@ class range_profiler_dl_api final : public range_profiler_api {
   }
   CUptiResult counter_data_initialize(CUpti_RangeProfiler_Object* object,
                                       std::vector<uint8_t>& image) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     p.pRangeProfilerObject = object;
     p.counterDataSize = image.size();
     p.pCounterData = image.data();
     return t_.cuptiRangeProfilerCounterDataImageInitialize(&p);
   }
   CUptiResult counter_data_ranges(const std::vector<uint8_t>& image, size_t& ranges) override {
-    auto p = ROCPROF_RP_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     p.pCounterDataImage = image.data();
     p.counterDataImageSize = image.size();
     const CUptiResult r = t_.cuptiRangeProfilerGetCounterDataInfo(&p);
@@ -212,12 +205,6 @@ bool range_profiler_dl_api::graph_kernel_nodes(CUgraph graph, std::vector<graph_
   return true;
 }
 
-template <typename F>
-bool resolve(void* handle, const char* name, F& out) {
-  out = reinterpret_cast<F>(dlsym(handle, name));
-  return out != nullptr;
-}
-
 }  // namespace
 
 std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib,
@@ -227,22 +214,22 @@ std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib
     return nullptr;
   }
   cupti_target_table t;
-#define ROCPROF_RESOLVE(name)                \
-  if (!resolve(lib.handle, #name, t.name)) { \
-    why = "libcupti lacks " #name;           \
-    return nullptr;                          \
+#define ROCPROF_RESOLVE(name)                       \
+  if (!resolve_symbol(lib.handle, #name, t.name)) { \
+    why = "libcupti lacks " #name;                  \
+    return nullptr;                                 \
   }
   ROCPROF_RANGE_PROFILER_FUNCTIONS(ROCPROF_RESOLVE)
 #undef ROCPROF_RESOLVE
   driver_graph_table d;
   // The application loaded the driver already (counters are collected inside its launches).
   if (void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD)) {
-    resolve(cuda, "cuGraphGetNodes", d.get_nodes);
-    resolve(cuda, "cuGraphNodeGetType", d.node_type);
-    resolve(cuda, "cuGraphKernelNodeGetParams_v2", d.kernel_params);
-    resolve(cuda, "cuGraphNodeGetDependencies_v2", d.dependencies);
-    resolve(cuda, "cuFuncGetName", d.func_name);
-    resolve(cuda, "cuKernelGetName", d.kernel_name);
+    resolve_symbol(cuda, "cuGraphGetNodes", d.get_nodes);
+    resolve_symbol(cuda, "cuGraphNodeGetType", d.node_type);
+    resolve_symbol(cuda, "cuGraphKernelNodeGetParams_v2", d.kernel_params);
+    resolve_symbol(cuda, "cuGraphNodeGetDependencies_v2", d.dependencies);
+    resolve_symbol(cuda, "cuFuncGetName", d.func_name);
+    resolve_symbol(cuda, "cuKernelGetName", d.kernel_name);
   }
   return std::make_unique<range_profiler_dl_api>(t, d);
 }

@@ -122,6 +122,18 @@ typedef struct rocprof_backend_counter_t {
 typedef void (*rocprof_backend_counter_cb_t)(const rocprof_backend_counter_t* counters,
                                              uint64_t count, void* user_data);
 
+/// Where a device sampler delivers its samples (device_sampler_start), on a thread of the
+/// backend or inside device_sampler_drain / device_sampler_stop; never concurrently for one
+/// sampler. values: the sampler's counters in the order given to start, each one value
+/// (device-wide); start/end: the span the values accumulated over, CLOCK_BOOTTIME ns; index:
+/// 1, 2, ... (a gap means samples the hardware lost).
+typedef struct rocprof_device_sample_sink_t {
+  uint64_t size;
+  void* user_data;
+  void (*sample)(void* user_data, uint64_t index, rocprofiler_timestamp_t start,
+                 rocprofiler_timestamp_t end, const double* values, uint64_t count);
+} rocprof_device_sample_sink_t;
+
 typedef struct rocprof_core_services_t {
   uint64_t size;
   uint32_t abi_version;  ///< ROCPROF_BACKEND_ABI_VERSION
@@ -285,7 +297,30 @@ typedef struct rocprof_backend_t {
                                        const void* params, uint64_t params_size,
                                        int32_t max_dereference_count,
                                        rocprof_backend_arg_cb_t callback, void* data);
+
+  // ---- device sampling (device counting service, SPM); present when `size` covers them and
+  // ---- non-NULL. Never called concurrently for one backend, except drain from any thread.
+
+  /// Starts sampling native counters device-wide on `agent` every interval_ns (the hardware's
+  /// timer), until device_sampler_stop. The sink (copied) receives every sample. *sampler: a
+  /// non-zero handle. EXCEEDS_HW_LIMIT: the counters need more than one pass; INVALID_ARGUMENT:
+  /// interval below the hardware minimum; CONTEXT_CONFLICT: the agent is sampled already;
+  /// *why (thread-local storage of the backend, valid until its next call) says which.
+  rocprofiler_status_t (*device_sampler_start)(void* backend_data, rocprofiler_agent_id_t agent,
+                                               const char* const* names, uint64_t count,
+                                               uint64_t interval_ns,
+                                               const rocprof_device_sample_sink_t* sink,
+                                               uint64_t* sampler, const char** why);
+  /// Delivers every sample the hardware completed so far to the sink before returning.
+  rocprofiler_status_t (*device_sampler_drain)(void* backend_data, uint64_t sampler);
+  /// Drains, stops and forgets the sampler; its sink is never called afterwards.
+  void (*device_sampler_stop)(void* backend_data, uint64_t sampler);
 } rocprof_backend_t;
+
+/// Whether a backend table (as filled by its register, `size` set) has the device sampler.
+#define ROCPROF_BACKEND_HAS_DEVICE_SAMPLER(b)                                     \
+  ((b)->size >= sizeof(rocprof_backend_t) && (b)->device_sampler_start != NULL && \
+   (b)->device_sampler_drain != NULL && (b)->device_sampler_stop != NULL)
 
 typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core_services_t* core,
                                                               rocprof_backend_t* out);
