@@ -183,6 +183,13 @@ rocprofiler_agent_id_t register_gpu_agent(const rocprofiler_agent_v0_t* agent) {
   return a.agent.id;
 }
 
+bool agent_known(rocprofiler_agent_id_t id) {
+  agent_table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (!t.cpus_discovered) discover_cpus(t);
+  return id.handle != 0 && id.handle <= t.agents.size();
+}
+
 }  // namespace rocprof::core
 
 extern "C" ROCPROFILER_API rocprofiler_status_t rocprofiler_query_available_agents(

@@ -9,6 +9,7 @@
 #include "code_objects.hpp"
 #include "context.hpp"
 #include "dispatch.hpp"
+#include "pc_sampling.hpp"
 
 namespace rocprof::core {
 namespace {
@@ -144,6 +145,7 @@ const rocprof_core_services_t k_services = {
     report_code_object,
     svc_report_dropped,
     warn_once,
+    emit_pc_sampling_record,
 };
 
 }  // namespace

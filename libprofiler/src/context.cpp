@@ -6,6 +6,7 @@
 #include "buffer.hpp"
 #include "code_objects.hpp"
 #include "guarded.hpp"
+#include "pc_sampling.hpp"
 #include "registration.hpp"
 
 namespace rocprof::core {
@@ -42,6 +43,7 @@ void contexts_changed() {
         kinds.callback_kinds[k / 64] |= uint64_t{1} << (k % 64);
     if (ctx->counters) kinds.counters = 1;
   }
+  add_pc_sampling_requests(kinds);
   for (size_t w = 0; w < ROCPROF_BACKEND_KIND_WORDS; ++w) {
     g_buffer_kinds[w].store(kinds.buffer_kinds[w], std::memory_order_relaxed);
     g_callback_kinds[w].store(kinds.callback_kinds[w], std::memory_order_relaxed);

@@ -43,6 +43,13 @@ struct callback_service {
   op_filter ops;
 };
 
+/// A PC sampling service: the agent sampled and the buffer its records go to. The
+/// configuration itself is per agent, process-wide (pc_sampling.hpp).
+struct pc_sampling_service {
+  rocprofiler_agent_id_t agent{};
+  buffer* target = nullptr;
+};
+
 struct context {
   uint32_t index = 0;
   uint32_t tool = 0;  // index of the tool that created it
@@ -51,6 +58,7 @@ struct context {
   buffer_service buffers[ROCPROFILER_BUFFER_TRACING_LAST];
   callback_service callbacks[ROCPROFILER_CALLBACK_TRACING_LAST];
   bool counters = false;
+  std::vector<pc_sampling_service> pc_sampling;  // at most one per agent
 };
 
 inline context* g_contexts[max_contexts] = {};

@@ -26,6 +26,7 @@
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "rocprofiler-sdk/fwd.h"
+#include "rocprofiler-sdk/pc_sampling.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -74,12 +75,29 @@ typedef struct rocprof_backend_manifest_t {
   uint64_t callback_kinds_count;
 } rocprof_backend_manifest_t;
 
+/// The most agents PC sampling can run on at once.
+#define ROCPROF_BACKEND_MAX_PC_SAMPLING_AGENTS 16
+
+/// One agent's PC sampling configuration (rocprofiler_configure_pc_sampling_service), already
+/// checked against the configurations the backend offered for that agent.
+typedef struct rocprof_pc_sampling_request_t {
+  rocprofiler_agent_id_t agent_id;
+  rocprofiler_pc_sampling_method_t method;
+  rocprofiler_pc_sampling_unit_t unit;
+  uint64_t interval;
+} rocprof_pc_sampling_request_t;
+
 /// Which kinds some active context asked for (passed to start).
 typedef struct rocprof_enabled_kinds_t {
   uint64_t size;
   uint64_t buffer_kinds[ROCPROF_BACKEND_KIND_WORDS];    ///< rocprofiler_buffer_tracing_kind_t
   uint64_t callback_kinds[ROCPROF_BACKEND_KIND_WORDS];  ///< rocprofiler_callback_tracing_kind_t
   int counters;  ///< non-zero: some context configured counter collection
+  /// PC sampling services of the active contexts, one per agent (appended in ABI 2: read them
+  /// only when size covers them).
+  uint32_t pc_sampling_count;
+  uint32_t reserved;
+  rocprof_pc_sampling_request_t pc_sampling[ROCPROF_BACKEND_MAX_PC_SAMPLING_AGENTS];
 } rocprof_enabled_kinds_t;
 
 /// Flags of emit_buffer_record.
@@ -144,6 +162,11 @@ typedef struct rocprof_core_services_t {
 
   /// Prints "rocprofiler: <message>" to stderr the first time `key` is seen.
   void (*warn_once)(const char* key, const char* message);
+  /// Copies a ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING record of `kind` (starting with its size)
+  /// into the buffer of every active context sampling `agent`. Not HOT: called by a backend's
+  /// drain thread. Appended in ABI 2 (check size before use).
+  void (*emit_pc_sampling_record)(rocprofiler_agent_id_t agent,
+                                  rocprofiler_pc_sampling_record_kind_t kind, const void* record);
 } rocprof_core_services_t;
 
 typedef struct rocprof_backend_t {
@@ -174,6 +197,15 @@ typedef struct rocprof_backend_t {
   /// initialise the vendor's driver in the calling process. Returns how many it registered;
   /// with none, sets *why (static storage of the backend) to the reason. NULL: cannot list.
   uint64_t (*discover_agents)(void* backend_data, const char** why);
+  /// PC sampling configurations `agent` offers (the backend's own agents only): writes up to
+  /// `capacity` of them to `out` and returns how many there are; 0 for an agent that is not
+  /// the backend's or cannot sample. Appended in ABI 2; NULL: the backend cannot sample.
+  uint64_t (*pc_sampling_configurations)(void* backend_data, rocprofiler_agent_id_t agent,
+                                         rocprofiler_pc_sampling_configuration_t* out,
+                                         uint64_t capacity);
+  /// What the sampler of `agent` lost so far; non-zero if `agent` is the backend's.
+  int (*pc_sampling_loss)(void* backend_data, rocprofiler_agent_id_t agent,
+                          rocprofiler_pc_sampling_loss_t* loss);
 } rocprof_backend_t;
 
 typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core_services_t* core,
