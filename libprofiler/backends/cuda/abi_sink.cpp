@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace rocprof::cuda {
@@ -61,7 +62,27 @@ rocprofiler_callback_tracing_cuda_api_data_t payload_of(const api_event& e) {
 }  // namespace
 
 void abi_sink::set_kinds(const rocprof_enabled_kinds_t& kinds) {
-  kinds_ = kinds;
+  kinds_ = rocprof_enabled_kinds_t{};
+  std::memcpy(&kinds_, &kinds, kinds.size < sizeof(kinds_) ? kinds.size : sizeof(kinds_));
+}
+
+uint64_t abi_sink::pc_sampling_interval() {
+  // One CUPTI configuration serves every context of the process: the first request's.
+  return kinds_.pc_sampling_count > 0 ? kinds_.pc_sampling[0].interval : 0;
+}
+
+void abi_sink::emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) {
+  if (core_->size < sizeof(rocprof_core_services_t) || core_->emit_pc_sampling_record == nullptr)
+    return;
+  core_->emit_pc_sampling_record(r.agent_id, ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE,
+                                 &r);
+}
+
+bool abi_sink::owns_agent(uint64_t agent) const {
+  std::lock_guard<std::mutex> lock(agents_mutex_);
+  for (uint64_t a : gpu_agents_)
+    if (a == agent) return true;
+  return false;
 }
 
 bool abi_sink::buffer_kind(uint32_t kind) const {
@@ -235,6 +256,12 @@ void abi_sink::emit(const allocation_event& e) {
 }
 
 uint64_t abi_sink::register_gpu(const gpu_agent& a) {
+  // A device listed early (PC sampling needs agents at tool initialisation) and again when
+  // CUDA creates its first context is one agent.
+  std::lock_guard<std::mutex> lock(agents_mutex_);
+  if (static_cast<size_t>(a.device_ordinal) < gpu_agents_.size() &&
+      gpu_agents_[static_cast<size_t>(a.device_ordinal)] != 0)
+    return gpu_agents_[static_cast<size_t>(a.device_ordinal)];
   rocprofiler_agent_v0_t g{};
   g.size = sizeof(g);
   g.type = ROCPROFILER_AGENT_TYPE_GPU;
@@ -265,7 +292,13 @@ uint64_t abi_sink::register_gpu(const gpu_agent& a) {
   g.runtime_visibility.cuda = 1;
   for (int i = 0; i < 16; ++i)
     g.uuid.bytes[i] = a.uuid_bytes[i];
-  return core_->register_agent(&g).handle;
+  const uint64_t id = core_->register_agent(&g).handle;
+  const auto ordinal = static_cast<size_t>(a.device_ordinal);
+  if (ordinal < 4096) {
+    if (gpu_agents_.size() <= ordinal) gpu_agents_.resize(ordinal + 1, 0);
+    gpu_agents_[ordinal] = id;
+  }
+  return id;
 }
 
 uint64_t abi_sink::cpu_agent_id() {

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <vector>
 
 #include "backend_sink.hpp"
 
@@ -34,6 +35,10 @@ class abi_sink final : public backend_sink {
   void code_object_loaded(const code_object_event& e) override;
   void kernel_symbol(const kernel_symbol_event& e) override;
   void dropped(uint64_t count) override;
+  uint64_t pc_sampling_interval() override;
+  void emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) override;
+  // Whether `agent` is one this backend registered (PC sampling configurations).
+  bool owns_agent(uint64_t agent) const;
 
  private:
   bool buffer_kind(uint32_t kind) const;
@@ -43,6 +48,8 @@ class abi_sink final : public backend_sink {
   rocprof_enabled_kinds_t kinds_{};
   std::once_flag cpu_once_;
   std::atomic<uint64_t> cpu_agent_{0};
+  mutable std::mutex agents_mutex_;
+  std::vector<uint64_t> gpu_agents_;
 };
 
 }  // namespace rocprof::cuda

@@ -13,6 +13,7 @@
 #include "abi_sink.hpp"
 #include "agent_listing.hpp"
 #include "device_info.hpp"
+#include "pc_sampler.hpp"
 #include "plugin_state.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
@@ -161,6 +162,44 @@ uint64_t backend_discover_agents(void*, const char** why) {
                                 [&] { return discover_agents(why); });
 }
 
+// What CUPTI's PC sampling offers on every GPU it supports (cupti-notes §(d); probe: periods
+// 2^5..2^31 accepted, 2^4 and 2^32 refused): stochastic-style hardware sampling with stall
+// reasons, the interval in cycles, a power of two.
+uint64_t pc_sampling_configurations(rocprofiler_agent_id_t agent,
+                                    rocprofiler_pc_sampling_configuration_t* out,
+                                    uint64_t capacity) {
+  abi_sink* sink = g_core_sink.load();
+  if (sink == nullptr || !sink->owns_agent(agent.handle)) return 0;
+  if (out != nullptr && capacity >= 1) {
+    rocprofiler_pc_sampling_configuration_t c{};
+    c.size = sizeof(c);
+    c.method = ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC;
+    c.unit = ROCPROFILER_PC_SAMPLING_UNIT_CYCLES;
+    c.min_interval = k_min_pc_sampling_interval;
+    c.max_interval = k_max_pc_sampling_interval;
+    c.flags = ROCPROFILER_PC_SAMPLING_CONFIGURATION_FLAGS_INTERVAL_POW2;
+    out[0] = c;
+  }
+  return 1;
+}
+
+uint64_t backend_pc_sampling_configurations(void*, rocprofiler_agent_id_t agent,
+                                            rocprofiler_pc_sampling_configuration_t* out,
+                                            uint64_t capacity) {
+  return c_boundary::guarded_or("cuda backend pc_sampling_configurations", uint64_t{0},
+                                [&] { return pc_sampling_configurations(agent, out, capacity); });
+}
+
+int backend_pc_sampling_loss(void*, rocprofiler_agent_id_t agent,
+                             rocprofiler_pc_sampling_loss_t* loss) {
+  return c_boundary::guarded_or("cuda backend pc_sampling_loss", 0, [&] {
+    abi_sink* sink = g_core_sink.load();
+    if (sink == nullptr || !sink->owns_agent(agent.handle)) return 0;
+    *loss = pc_sampling_losses(agent.handle);
+    return 1;
+  });
+}
+
 rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocprof_backend_t* out) {
   if (core == nullptr || out == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   if (core->abi_version != ROCPROF_BACKEND_ABI_VERSION)
@@ -178,6 +217,8 @@ rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocpr
   out->operation_name = &backend_operation_name;
   out->operation_count = &backend_operation_count;
   out->discover_agents = &backend_discover_agents;
+  out->pc_sampling_configurations = &backend_pc_sampling_configurations;
+  out->pc_sampling_loss = &backend_pc_sampling_loss;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include <rocprofiler-sdk/pc_sampling.h>
+
 #include "cuda_events.hpp"
 
 namespace rocprof::cuda {
@@ -50,6 +52,10 @@ class backend_sink {
   virtual void code_object_loaded(const code_object_event& e) = 0;
   virtual void kernel_symbol(const kernel_symbol_event& e) = 0;
   virtual void dropped(uint64_t count) = 0;
+  // PC sampling (pc_sampler.hpp): the interval a context asked for (0: none), and where the
+  // aggregated samples go (the drain thread calls it).
+  virtual uint64_t pc_sampling_interval() { return 0; }
+  virtual void emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0_t&) {}
 };
 
 }  // namespace rocprof::cuda

@@ -21,6 +21,7 @@
 #include "coreless_sink.hpp"
 #include "cupti_api.hpp"
 #include "cupti_session.hpp"
+#include "pc_sampling_api.hpp"
 #include "plugin_state.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
@@ -36,6 +37,8 @@ struct plugin_state {
   cupti_library library;
   std::unique_ptr<cupti_dl_api> api;
   std::unique_ptr<cupti_session> session;
+  std::unique_ptr<pc_sampling_api> pc_api;  // opened when a context asks for PC sampling
+  bool pc_api_tried = false;
   backend_sink* sink = nullptr;
   std::unique_ptr<coreless_sink> coreless;  // without a core (test builds only)
   std::string status = "not started";
@@ -78,7 +81,27 @@ bool injection_names_this_plugin() {
          std::string{a} == b;
 }
 
+// PC sampling's entry points, opened once the sink asks for sampling (with the lock held).
+void offer_pc_sampling(plugin_state& s, const cupti_library& lib, backend_sink& sink) {
+  if (s.pc_api_tried || sink.pc_sampling_interval() == 0 || s.session == nullptr) return;
+  s.pc_api_tried = true;
+  std::string why;
+  s.pc_api = open_pc_sampling_api(lib, &why);
+  if (s.pc_api == nullptr)
+    std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling unavailable: %s\n", why.c_str());
+  s.session->set_pc_sampling(s.pc_api.get());
+}
+
 }  // namespace
+
+rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent) {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  if (s.session != nullptr) return s.session->pc_sampling_losses(agent);
+  rocprofiler_pc_sampling_loss_t none{};
+  none.size = sizeof(none);
+  return none;
+}
 
 bool injection_pending() {
   static const bool named = injection_names_this_plugin();
@@ -105,12 +128,16 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   const bool running = s.session != nullptr && s.session->state() == session_state::running;
   if (s.attempted && (!restart || running)) {
     // Never torn down while running: the core may call us from inside one of our callbacks.
-    if (running && restart && sink == s.sink) s.session->reconfigure();
+    if (running && restart && sink == s.sink) {
+      offer_pc_sampling(s, lib, *sink);
+      s.session->reconfigure();
+    }
     return running;
   }
   if (s.session != nullptr && sink == s.sink) {
     // Stopped earlier and wanted again: the same session subscribes again (it is never
     // destroyed, for the same reason as above).
+    offer_pc_sampling(s, lib, *sink);
     return s.session->start() == session_state::running;
   }
   s.attempted = true;
@@ -136,6 +163,7 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   }
   if (s.api == nullptr) s.api = std::make_unique<cupti_dl_api>(lib.fn);
   s.session = std::make_unique<cupti_session>(*s.api, *sink);
+  offer_pc_sampling(s, lib, *sink);
   const session_state st = s.session->start();
   if (st == session_state::conflict) {
     s.status = "conflict: CUPTI held by " + s.session->conflict_owner();

@@ -26,5 +26,7 @@ void register_exit_flush();
 void flush_backend();
 // Final flush; a coreless sink finishes (coreless_sink.hpp).
 void finish_backend();
+// What PC sampling lost on `agent` so far (zeroes when it does not sample).
+rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent);
 
 }  // namespace rocprof::cuda

@@ -302,7 +302,10 @@ typedef struct rocprofiler_pc_sampling_record_aggregated_v0_t {
   uint32_t warp_state;         ///< rocprofiler_pc_sampling_warp_state_t
   uint32_t reason_not_issued;  ///< rocprofiler_pc_sampling_instruction_not_issued_reason_t
   uint32_t attribution;        ///< rocprofiler_pc_sampling_attribution_t
-  uint32_t reserved;
+  uint32_t source_line;        ///< 0 when unknown (the code has no line information)
+  /// Source file of the PC (NVIDIA: CUPTI's SASS-to-source correlation of a -lineinfo cubin);
+  /// NULL when unknown. Owned by the backend, valid until the process exits.
+  const char* source_file;
 } rocprofiler_pc_sampling_record_aggregated_v0_t;
 
 /// Extension: samples a backend could not deliver, per agent (CUPTI's droppedSamples,
