@@ -16,6 +16,7 @@
 
 #include "lifecycle.hpp"
 #include "output_stage.hpp"
+#include "pc_sampling_service.hpp"
 #include "rocprof/common/c_boundary.hpp"
 #include "tool_state.hpp"
 
@@ -39,6 +40,7 @@ std::string spill_directory(const config::tool_settings& settings) {
 void finalize() {
   auto& tool = state();
   drain_services(tool);
+  report_pc_sampling_losses(tool);
   tool.finished.store(true, std::memory_order_release);
   tool.defs->set_tool_times(0, now_ns());
   collect_agents(tool);  // again: a backend may have registered agents since (deduplicated)

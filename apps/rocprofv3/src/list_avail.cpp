@@ -1,5 +1,7 @@
 #include "list_avail.hpp"
 
+#include "pc_sampling_check.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -69,8 +71,10 @@ void print_gpu_agents(std::ostream& out, const std::string& backend_directory) {
     return;
   }
   out << "GPU agents:\n";
-  for (const rocprofiler_agent_v0_t& agent : list.gpus)
-    print_gpu_agent(out, agent);
+  for (size_t i = 0; i < list.gpus.size(); ++i) {
+    print_gpu_agent(out, list.gpus[i]);
+    if (i < list.pc_sampling.size()) print_pc_sampling_configurations(out, list.pc_sampling[i]);
+  }
   out << "  Hardware counters (--pmc): not collected by this build's CUDA backend.\n";
 }
 

@@ -48,6 +48,10 @@ class cupti_session {
   // start() / reconfigure(). The sampler starts with the first enable and lives as long.
   void set_pc_sampling(pc_sampling_api* api) { pc_api_ = api; }
   rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent) const;
+  // Stops PC sampling for good (last samples delivered); at exit, before CUPTI's teardown.
+  void finish_pc_sampling() {
+    if (sampler_) sampler_->finish();
+  }
 
   session_state state() const { return state_; }
   activity_counts counts() const { return processor_.counts(); }

@@ -58,12 +58,18 @@ void on_process_exit() {
 // Flushes on a short-lived thread of its own. At exit() glibc runs the main thread's
 // thread_local destructors before the atexit handlers, and the core then no longer accepts
 // records from that thread; a fresh thread hands its records over when it ends.
-void flush_on_helper_thread(cupti_session& session) {
+// `last`: the exit flush, which also ends PC sampling (its drain thread must be gone, and
+// its last samples delivered, before CUPTI's teardown).
+void flush_on_helper_thread(cupti_session& session, bool last = false) {
+  auto work = [&session, last] {
+    if (last) session.finish_pc_sampling();
+    session.flush();
+  };
   try {
-    std::thread helper{[&session] { session.flush(); }};
+    std::thread helper{work};
     helper.join();
   } catch (const std::system_error&) {
-    session.flush();  // no thread to be had: flush here, whatever the core keeps
+    work();  // no thread to be had: flush here, whatever the core keeps
   }
 }
 
@@ -215,7 +221,7 @@ void finish_backend() {
   plugin_state& s = state();
   std::lock_guard<std::mutex> lock{s.mutex};
   if (s.finished) return;
-  if (s.session != nullptr) flush_on_helper_thread(*s.session);
+  if (s.session != nullptr) flush_on_helper_thread(*s.session, true);
   // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,
   // whose teardown may follow this handler; everything was delivered here.
   s.finished = true;

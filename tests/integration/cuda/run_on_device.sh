@@ -37,6 +37,17 @@ ct="$work/ctest"; mkdir -p "$ct"
   echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  # PC sampling (issue 12): each prints FIGURES lines.
+  if [ -n "$cli" ] && [ -x "$prefix/bin/pc_sampling_app" ]; then
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    for mode in stalls ncu overhead torch; do
+      extra=""
+      [ $mode = ncu ] && extra=$ncu
+      [ $mode = torch ] && extra=$root/tests/apps/torch_matmul/torch_matmul.py
+      echo "add_test(cuda.pc_sampling_$mode $py $tests/check_pc_sampling.py $mode $cli $prefix/bin/pc_sampling_app $work/pc_sampling $extra)"
+      echo "set_tests_properties(cuda.pc_sampling_$mode PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
+    done
+  fi
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
 } > "$ct/CTestTestfile.cmake"
 echo "== ctest -L gpu"
