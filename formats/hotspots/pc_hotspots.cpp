@@ -71,8 +71,7 @@ class pc_hotspots_writer final : public writer {
 
   std::string finish() override {
     if (defs_ == nullptr || samples_.empty()) return {};
-    const auto report =
-        build_hotspots(*defs_, make_span(samples_), options_, 5);
+    const auto report = build_hotspots(*defs_, make_span(samples_), options_, 5);
     output_file f{options_.path_for("pc_sampling_hotspots", "csv")};
     f.write(
         "\"Kernel_Name\",\"Kernel_Id\",\"Kernel_Samples\",\"Kind\",\"Rank\",\"Name\","

@@ -14,13 +14,13 @@
 #include <random>
 #include <vector>
 
-#define CHECK(x)                                                                          \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
+#define CHECK(x)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
       std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                       \
-    }                                                                                     \
+      std::exit(2);                                                                           \
+    }                                                                                         \
   } while (0)
 
 __global__ void pointer_chase(const unsigned* next, unsigned steps, unsigned* out) {
@@ -33,9 +33,12 @@ __global__ void pointer_chase(const unsigned* next, unsigned steps, unsigned* ou
 
 __global__ void fma_loop(float* out, unsigned iterations) {
   float a = threadIdx.x * 1e-3f, b = 1.0001f, c = 0.9999f, d = 0.5f;
+  // One line on purpose: the check expects every FMA sample on the HOT-FMA line.
+  // clang-format off
   for (unsigned i = 0; i < iterations; ++i) {
     a = fmaf(a, b, c); b = fmaf(b, c, d); c = fmaf(c, d, a); d = fmaf(d, a, b);  // HOT-FMA
   }
+  // clang-format on
   out[blockIdx.x * blockDim.x + threadIdx.x] = a + b + c + d;
 }
 
@@ -63,7 +66,8 @@ int main(int argc, char** argv) {
   std::iota(order.begin(), order.end(), 0u);
   std::shuffle(order.begin(), order.end(), std::mt19937{42});
   std::vector<unsigned> next(n);
-  for (size_t i = 0; i < n; ++i) next[order[i]] = order[(i + 1) % n];
+  for (size_t i = 0; i < n; ++i)
+    next[order[i]] = order[(i + 1) % n];
   unsigned *d_next = nullptr, *d_out = nullptr;
   float* d_f = nullptr;
   CHECK(cudaMalloc(&d_next, n * sizeof(unsigned)));
@@ -94,8 +98,9 @@ int main(int argc, char** argv) {
     ++fma_launches;
   }
   CHECK(cudaDeviceSynchronize());
-  std::printf("SUMMARY {\"chase_ms\":%.3f,\"fma_ms\":%.3f,\"chase_launches\":%d,\"fma_launches\":%d}\n",
-              chase_ms, fma_ms, chase_launches, fma_launches);
+  std::printf(
+      "SUMMARY {\"chase_ms\":%.3f,\"fma_ms\":%.3f,\"chase_launches\":%d,\"fma_launches\":%d}\n",
+      chase_ms, fma_ms, chase_launches, fma_launches);
   CHECK(cudaFree(d_next));
   CHECK(cudaFree(d_out));
   CHECK(cudaFree(d_f));
