@@ -1,5 +1,6 @@
-// The rows of options that only an AMD (ROCm) backend could serve: PC sampling and advanced
-// thread trace. Accepted, validated and handed over like the others (see schema.cpp).
+// The rows of PC sampling (served by the CUDA backend through CUPTI, as AMD's backend would
+// serve them) and of advanced thread trace (only an AMD (ROCm) backend could serve it).
+// Accepted, validated and handed over like the others (see schema.cpp).
 #include "schema_rows.hpp"
 
 namespace rocprof::config::rows {
@@ -14,8 +15,7 @@ std::vector<option_spec> pc_sampling_rows() {
           .to("ROCPROFILER_PC_SAMPLING_BETA_ENABLED", ef::flag)
           .in(k_pc)
           .meta("BOOL")
-          .says("Opt in to the PC sampling beta")
-          .amd(),
+          .says("Opt in to the PC sampling beta"),
       row("pc_sampling_unit", "pc-sampling-unit")
           .of(vt::choice)
           .among("instructions cycles time")
@@ -23,8 +23,7 @@ std::vector<option_spec> pc_sampling_rows() {
           .to("ROCPROF_PC_SAMPLING_UNIT", ef::text)
           .in(k_pc)
           .meta("UNIT")
-          .says("Unit of the sampling interval")
-          .amd(),
+          .says("Unit of the sampling interval"),
       row("pc_sampling_method", "pc-sampling-method")
           .of(vt::choice)
           .among("stochastic host_trap")
@@ -33,7 +32,7 @@ std::vector<option_spec> pc_sampling_rows() {
           .in(k_pc)
           .meta("METHOD")
           .says("Sampling method")
-          .amd()
+          .by("cuda")
           .collecting(),
       row("pc_sampling_interval", "pc-sampling-interval")
           .of(vt::integer)
@@ -42,8 +41,7 @@ std::vector<option_spec> pc_sampling_rows() {
           .to("ROCPROF_PC_SAMPLING_INTERVAL", ef::text)
           .in(k_pc)
           .meta("INTERVAL")
-          .says("Sampling interval (> 0)")
-          .amd(),
+          .says("Sampling interval (> 0)"),
 
   };
 }

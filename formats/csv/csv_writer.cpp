@@ -48,6 +48,12 @@ struct row {
     append_quoted(out, v);
     return *this;
   }
+  // A column with no value (a field the record does not have; never a made-up 0).
+  row& none() {
+    sep();
+    return *this;
+  }
+  row& u_if(bool present, uint64_t v) { return present ? u(v) : none(); }
   row& d(double v) {
     sep();
     append_trace_double(out, v);
@@ -249,9 +255,12 @@ class csv_writer final : public writer {
   }
 
   void write(record_span<pc_sample_record> records) override {
-    if (records.empty()) return;
-    auto& f = file(pc_file_, "pc_sampling_host_trap", pc_sampling_host_trap_header);
     for (const auto& r : records) {
+      if (r.method == pc_sample_method::stochastic) {
+        write_stochastic(r);
+        continue;
+      }
+      auto& f = file(pc_file_, "pc_sampling_host_trap", pc_sampling_host_trap_header);
       row{f.buffer()}
           .u(r.timestamp_ns)
           .u(r.exec_mask)
@@ -262,6 +271,34 @@ class csv_writer final : public writer {
           .end();
       f.maybe_flush();
     }
+  }
+
+  // rocprofv3's ten columns, then the extension columns (docs/user-guide.md, "PC sampling").
+  // Aggregated (NVIDIA) rows leave Sample_Timestamp, Exec_Mask and Wave_Count empty, and
+  // Dispatch_Id / Correlation_Id when only the kernel is known.
+  void write_stochastic(const pc_sample_record& r) {
+    auto& f = file(pc_stochastic_file_, "pc_sampling_stochastic", pc_sampling_stochastic_header);
+    row{f.buffer()}
+        .u_if(r.has_sample_detail, r.timestamp_ns)
+        .u_if(r.has_sample_detail, r.exec_mask)
+        .u_if(r.dispatch_exact, r.dispatch_id)
+        .s(defs_->str(r.instruction))
+        .s(defs_->str(r.comment))
+        .u_if(r.dispatch_exact, r.correlation_internal)
+        .u(r.wave_issued ? 1 : 0)
+        .s(defs_->str(r.instruction_type))
+        .s(defs_->str(r.stall_reason))
+        .u_if(r.has_sample_detail, r.wave_count)
+        .u(r.sample_count)
+        .u(r.not_issued_count)
+        .s(defs_->str(r.warp_state))
+        .u(r.agent_id)
+        .u(r.kernel_id)
+        .s(r.kernel_id != 0 ? kernels_->name(r.kernel_id, 0) : std::string_view())
+        .u(r.code_object_id)
+        .u(r.code_object_offset)
+        .end();
+    f.maybe_flush();
   }
 
   std::string finish() override {
@@ -405,7 +442,7 @@ class csv_writer final : public writer {
   std::array<output_file, domain_table.size()> api_files_;
   std::array<size_t, domain_table.size()> api_file_of_{};
   output_file kernel_file_, copy_file_, set_file_, alloc_file_, scratch_file_, counter_file_,
-      pc_file_, agent_file_, device_sample_file_;
+      pc_file_, pc_stochastic_file_, agent_file_, device_sample_file_;
   std::vector<output_file*> files_;  // opened files, in order of first row
 
   bool keep_dispatches_ = false;

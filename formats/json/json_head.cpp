@@ -152,6 +152,7 @@ ojson json_writer::buffer_record_kinds() const {
                                                    })}});
   kinds.push_back({{"kind", "PC_SAMPLING_HOST_TRAP"}, {"operations", ojson::array()}});
   kinds.push_back({{"kind", "DEVICE_COUNTER_SAMPLE"}, {"operations", ojson::array()}});
+  kinds.push_back({{"kind", "PC_SAMPLING_STOCHASTIC"}, {"operations", ojson::array()}});
   return kinds;
 }
 

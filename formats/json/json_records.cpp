@@ -188,12 +188,47 @@ void json_writer::write(record_span<device_counter_sample_record> records) {
   }
 }
 
+// A stochastic sample: AMD's fields where the record has them, then the aggregation's
+// extension members (sample_count, not_issued_count, warp_state, agent_id, kernel_id). Fields
+// the vendor does not report are left out, not written as 0.
+std::pair<size_t, size_t> json_writer::note_pc_strings(const pc_sample_record& r) {
+  auto [inst, inserted_i] = instruction_index_.emplace(r.instruction, instruction_index_.size());
+  auto [comment, inserted_c] = comment_index_.emplace(r.comment, comment_index_.size());
+  if (inserted_i) instruction_order_.push_back(r.instruction);
+  if (inserted_c) comment_order_.push_back(r.comment);
+  return {inst->second, comment->second};
+}
+
+void json_writer::write_stochastic(const pc_sample_record& r) {
+  const auto [inst, comment] = note_pc_strings(r);
+  auto& out = begin_record(part::pc_sample_stochastic);
+  fmt::format_to(std::back_inserter(out),
+                 "{{\"kind\":{},\"pc\":{{\"code_object_id\":{},\"code_object_offset\":{}}},",
+                 static_cast<uint32_t>(kind_pc_sample_stochastic), r.code_object_id,
+                 r.code_object_offset);
+  if (r.has_sample_detail)
+    fmt::format_to(std::back_inserter(out), "\"exec_mask\":{},\"timestamp\":{},\"wave_count\":{},",
+                   r.exec_mask, r.timestamp_ns, r.wave_count);
+  if (r.dispatch_exact)
+    fmt::format_to(std::back_inserter(out),
+                   "\"dispatch_id\":{},\"correlation_id\":{{\"internal\":{},\"external\":0}},",
+                   r.dispatch_id, r.correlation_internal);
+  fmt::format_to(std::back_inserter(out),
+                 "\"wave_issued\":{},\"stall_reason\":\"{}\",\"inst_index\":{},"
+                 "\"comment_index\":{},\"sample_count\":{},\"not_issued_count\":{},"
+                 "\"warp_state\":\"{}\",\"agent_id\":{},\"kernel_id\":{}}}",
+                 r.wave_issued ? 1 : 0, defs_->str(r.stall_reason), inst, comment, r.sample_count,
+                 r.not_issued_count, defs_->str(r.warp_state), r.agent_id, r.kernel_id);
+  end_record(part::pc_sample_stochastic);
+}
+
 void json_writer::write(record_span<pc_sample_record> records) {
   for (const auto& r : records) {
-    auto [inst, inserted_i] = instruction_index_.emplace(r.instruction, instruction_index_.size());
-    auto [comment, inserted_c] = comment_index_.emplace(r.comment, comment_index_.size());
-    if (inserted_i) instruction_order_.push_back(r.instruction);
-    if (inserted_c) comment_order_.push_back(r.comment);
+    if (r.method == pc_sample_method::stochastic) {
+      write_stochastic(r);
+      continue;
+    }
+    const auto [inst, comment] = note_pc_strings(r);
     auto& out = begin_record(part::pc_sample_host_trap);
     fmt::format_to(std::back_inserter(out),
                    "{{\"kind\":{},\"pc\":{{\"code_object_id\":{},\"code_object_offset\":{}}},"
@@ -202,7 +237,7 @@ void json_writer::write(record_span<pc_sample_record> records) {
                    "\"inst_index\":{},\"comment_index\":{}}}",
                    static_cast<uint32_t>(kind_pc_sample_host_trap), r.code_object_id,
                    r.code_object_offset, r.exec_mask, r.timestamp_ns, r.dispatch_id,
-                   r.correlation_internal, r.wave_count, inst->second, comment->second);
+                   r.correlation_internal, r.wave_count, inst, comment);
     end_record(part::pc_sample_host_trap);
   }
 }

@@ -66,6 +66,7 @@ enum activity_kind : uint32_t {
   kind_scratch_memory,
   kind_pc_sample_host_trap,
   kind_device_counter_sample,
+  kind_pc_sample_stochastic,
   kind_end
 };
 
@@ -176,6 +177,9 @@ class json_writer final : public trace::writer {
   void write(trace::record_span<trace::counter_dispatch_record> records) override;
   void write(trace::record_span<trace::device_counter_sample_record> records) override;
   void write(trace::record_span<trace::pc_sample_record> records) override;
+  void write_stochastic(const trace::pc_sample_record& r);
+  // Indices of a PC sample's instruction and comment in pc_sample_instructions/_comments.
+  std::pair<size_t, size_t> note_pc_strings(const trace::pc_sample_record& r);
   std::string finish() override;
 
  private:

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "csv/csv_writer.hpp"
+#include "hotspots/pc_hotspots.hpp"
 #include "json/json_writer.hpp"
 #include "otf2/otf2_writer.hpp"
 #include "perfetto/perfetto_writer.hpp"
@@ -29,6 +30,7 @@ const entry entries[] = {
     {"otf2", static_cast<factory>(make_otf2_writer)},
     {"summary", formats::summary::make_summary_writer},
     {"config", formats::json::make_config_writer},
+    {"pc_hotspots", formats::hotspots::make_pc_hotspots_writer},
 };
 
 bool iequals(std::string_view a, std::string_view b) {

@@ -273,7 +273,7 @@ std::vector<discovered_backend> discover_backend_agents(const std::string& direc
 }
 
 void notify_backends(const rocprof_enabled_kinds_t& kinds) {
-  bool any = kinds.counters != 0;
+  bool any = kinds.counters != 0 || kinds.pc_sampling_count != 0;
   for (size_t w = 0; w < ROCPROF_BACKEND_KIND_WORDS; ++w)
     any = any || kinds.buffer_kinds[w] != 0 || kinds.callback_kinds[w] != 0;
   std::lock_guard<std::mutex> lock(backends().mutex);
@@ -286,6 +286,37 @@ void notify_backends(const rocprof_enabled_kinds_t& kinds) {
       b->started = false;
     }
   }
+}
+
+std::vector<rocprofiler_pc_sampling_configuration_t> backend_pc_sampling_configurations(
+    rocprofiler_agent_id_t agent) {
+  std::vector<rocprofiler_pc_sampling_configuration_t> configs;
+  std::vector<rocprof_backend_t> apis;
+  {
+    std::lock_guard<std::mutex> lock(backends().mutex);
+    for (backend* b : backends().registered)
+      apis.push_back(b->api);
+  }
+  // Outside the lock: a backend may ask its driver, which may call back into the core.
+  for (const rocprof_backend_t& api : apis) {
+    if (api.size < sizeof(rocprof_backend_t) || api.pc_sampling_configurations == nullptr) continue;
+    const uint64_t n = api.pc_sampling_configurations(api.backend_data, agent, nullptr, 0);
+    if (n == 0) continue;
+    configs.resize(n);
+    const uint64_t got = api.pc_sampling_configurations(api.backend_data, agent, configs.data(), n);
+    configs.resize(got < n ? got : n);
+    return configs;
+  }
+  return configs;
+}
+
+bool backend_pc_sampling_loss(rocprofiler_agent_id_t agent, rocprofiler_pc_sampling_loss_t& loss) {
+  std::lock_guard<std::mutex> lock(backends().mutex);
+  for (backend* b : backends().registered) {
+    if (b->api.size < sizeof(rocprof_backend_t) || b->api.pc_sampling_loss == nullptr) continue;
+    if (b->api.pc_sampling_loss(b->api.backend_data, agent, &loss) != 0) return true;
+  }
+  return false;
 }
 
 void flush_backends() {

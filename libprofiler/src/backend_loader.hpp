@@ -43,6 +43,11 @@ std::vector<discovered_backend> discover_backend_agents(const std::string& direc
 /// The enabled-kind set changed: start (or stop, when empty) every registered backend.
 void notify_backends(const rocprof_enabled_kinds_t& kinds);
 void flush_backends();
+/// The PC sampling configurations the backend owning `agent` offers (empty: none can sample).
+std::vector<rocprofiler_pc_sampling_configuration_t> backend_pc_sampling_configurations(
+    rocprofiler_agent_id_t agent);
+/// What the sampler of `agent` lost; false when no backend samples it.
+bool backend_pc_sampling_loss(rocprofiler_agent_id_t agent, rocprofiler_pc_sampling_loss_t& loss);
 void shutdown_backends();
 /// Operation names and counts of backend-owned kinds (CUDA API ids).
 const char* backend_operation_name(bool is_buffer_kind, uint32_t kind,

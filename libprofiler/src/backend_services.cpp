@@ -11,6 +11,7 @@
 #include "counters/dispatch_counting.hpp"
 #include "dispatch.hpp"
 #include "external_request.hpp"
+#include "pc_sampling.hpp"
 
 namespace rocprof::core {
 namespace {
@@ -159,6 +160,7 @@ const rocprof_core_services_t k_services = {
     counters::counting_dispatch_begin,
     counters::counting_dispatch_end,
     svc_request_external_correlation_id,
+    emit_pc_sampling_record,
 };
 
 }  // namespace

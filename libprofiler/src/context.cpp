@@ -8,6 +8,7 @@
 #include "counters/device_sampling.hpp"
 #include "counters/dispatch_counting.hpp"
 #include "guarded.hpp"
+#include "pc_sampling.hpp"
 #include "registration.hpp"
 
 namespace rocprof::core {
@@ -47,6 +48,7 @@ void contexts_changed() {
     requests |= ctx->external_requests.kinds;
   }
   g_external_request_kinds.store(requests, std::memory_order_relaxed);
+  add_pc_sampling_requests(kinds);
   for (size_t w = 0; w < ROCPROF_BACKEND_KIND_WORDS; ++w) {
     g_buffer_kinds[w].store(kinds.buffer_kinds[w], std::memory_order_relaxed);
     g_callback_kinds[w].store(kinds.callback_kinds[w], std::memory_order_relaxed);

@@ -51,6 +51,13 @@ struct external_request_service {
   uint64_t kinds = 0;  // bit k: rocprofiler_external_correlation_id_request_kind_t k
 };
 
+/// A PC sampling service: the agent sampled and the buffer its records go to. The
+/// configuration itself is per agent, process-wide (pc_sampling.hpp).
+struct pc_sampling_service {
+  rocprofiler_agent_id_t agent{};
+  buffer* target = nullptr;
+};
+
 struct context {
   uint32_t index = 0;
   uint32_t tool = 0;  // index of the tool that created it
@@ -60,6 +67,7 @@ struct context {
   callback_service callbacks[ROCPROFILER_CALLBACK_TRACING_LAST];
   external_request_service external_requests;
   bool counters = false;
+  std::vector<pc_sampling_service> pc_sampling;  // at most one per agent
 };
 
 inline context* g_contexts[max_contexts] = {};

@@ -42,6 +42,9 @@ std::vector<std::string> requested_writers(const config::tool_settings& settings
   }
   if (settings.summary || settings.summary_per_domain || !settings.summary_groups.empty())
     names.emplace_back("summary");
+  // PC sampling's hot-spot report (a CSV, and the terminal form with a summary option).
+  if (!settings.pc_sampling_method.empty() && settings.pc_sampling_method != "none")
+    names.emplace_back("pc_hotspots");
   return names;
 }
 

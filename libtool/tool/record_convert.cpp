@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api_args_convert.hpp"
+#include "pc_sample_convert.hpp"
 #include "record_batch.hpp"
 #include "tool_state.hpp"
 
@@ -407,9 +408,12 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
   out.records.of<trace::api_record>().reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const rocprofiler_record_header_t* header = headers[i];
-    if (header == nullptr || header->payload == nullptr ||
-        header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING)
+    if (header == nullptr || header->payload == nullptr) continue;
+    if (header->category == ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING) {
+      convert_pc_sample(tool, *header, out.records);
       continue;
+    }
+    if (header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING) continue;
     api_domain domain{};
     switch (header->kind) {
       case ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API:

@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "counter_collection.hpp"
+#include "pc_sampling_service.hpp"
 #include "record_convert.hpp"
 #include "rocprof/common/gpu_uuid.hpp"
 #include "rocprof/config/schema.hpp"
@@ -47,6 +48,8 @@ void on_buffer(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
   convert_records(*static_cast<tool_state*>(data), headers, count, drop_count);
 }
 
+}  // namespace
+
 bool make_buffer(tool_state& tool, rocprofiler_context_id_t context, rocprofiler_buffer_id_t* out) {
   const long page = ::sysconf(_SC_PAGESIZE) > 0 ? ::sysconf(_SC_PAGESIZE) : 4096;
   const auto size = static_cast<size_t>(16 * page);
@@ -61,6 +64,8 @@ bool make_buffer(tool_state& tool, rocprofiler_context_id_t context, rocprofiler
   tool.buffers.push_back(*out);
   return true;
 }
+
+namespace {
 
 // The core's buffer-tracing kind of that name (the names the schema's rows use), or NONE.
 rocprofiler_buffer_tracing_kind_t buffer_kind_named(std::string_view name) {
@@ -277,6 +282,7 @@ int configure_services(tool_state& tool) {
   // Before the code-object context starts: the kernel filters see every symbol.
   configure_counter_collection(tool);
   configure_spm_collection(tool);
+  configure_pc_sampling(tool);
 
   if (s.kernel_rename) {
     report("rocprofiler_create_context", rocprofiler_create_context(&tool.rename_context));

@@ -17,6 +17,7 @@
 
 #include "lifecycle.hpp"
 #include "output_stage.hpp"
+#include "pc_sampling_service.hpp"
 #include "rocprof/common/c_boundary.hpp"
 #include "tool_state.hpp"
 
@@ -35,6 +36,7 @@ uint64_t now_ns() {
 void finalize() {
   auto& tool = state();
   drain_services(tool);
+  report_pc_sampling_losses(tool);
   tool.finished.store(true, std::memory_order_release);
   tool.defs->set_tool_times(0, now_ns());
   collect_agents(tool);  // again: a backend may have registered agents since (deduplicated)

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <rocprofiler-sdk/backend/backend_abi.h>
+#include <stdlib.h>
 
 #include "rocprof/config/domains.hpp"
 #include "tool_paths.hpp"
@@ -11,6 +12,28 @@ namespace {
 
 using discover_fn = decltype(&rocprof_backend_discover_agents);
 using query_fn = decltype(&rocprofiler_query_available_agents);
+using pc_query_fn = decltype(&rocprofiler_query_pc_sampling_agent_configurations);
+
+// The agent's PC sampling configurations. The core answers only with the beta opt-in, which
+// listing and checking imply (rocprofv3 sets it for --list-avail): set for the query only.
+std::vector<rocprofiler_pc_sampling_configuration_t> pc_configurations(
+    pc_query_fn query, rocprofiler_agent_id_t agent) {
+  std::vector<rocprofiler_pc_sampling_configuration_t> out;
+  if (query == nullptr) return out;
+  const char* beta = "ROCPROFILER_PC_SAMPLING_BETA_ENABLED";
+  const bool was_set = std::getenv(beta) != nullptr;
+  if (!was_set) setenv(beta, "1", 1);
+  query(
+      agent,
+      [](const rocprofiler_pc_sampling_configuration_t* configs, size_t n, void* data) {
+        static_cast<std::vector<rocprofiler_pc_sampling_configuration_t>*>(data)->assign(
+            configs, configs + n);
+        return ROCPROFILER_STATUS_SUCCESS;
+      },
+      &out);
+  if (!was_set) unsetenv(beta);
+  return out;
+}
 
 std::string label_of(const std::string& name) {
   const config::backend_spec* backend = config::find_backend(name);
@@ -79,6 +102,10 @@ gpu_agent_list query_gpu_agents(const std::string& core_library,
       },
       sizeof(rocprofiler_agent_v0_t), &list.gpus);
   if (list.gpus.empty()) list.why_none = std::move(why);
+  auto pc_query = reinterpret_cast<pc_query_fn>(
+      dlsym(core, "rocprofiler_query_pc_sampling_agent_configurations"));
+  for (const auto& gpu : list.gpus)
+    list.pc_sampling.push_back(pc_configurations(pc_query, gpu.id));
   return list;
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <rocprofiler-sdk/agent.h>
+#include <rocprofiler-sdk/pc_sampling.h>
 
 #include <memory>
 #include <string>
@@ -22,6 +23,8 @@ namespace rocprof::cli {
 struct gpu_agent_list {
   // The GPU agents, in the core's order. Their strings point into the core, which stays loaded.
   std::vector<rocprofiler_agent_v0_t> gpus;
+  // Per GPU (same order): the PC sampling configurations it offers (empty: none).
+  std::vector<std::vector<rocprofiler_pc_sampling_configuration_t>> pc_sampling;
   // With no GPU agent: why, one reason per backend (or one for the core itself).
   std::vector<std::string> why_none;
 };

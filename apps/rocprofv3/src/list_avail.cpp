@@ -1,5 +1,7 @@
 #include "list_avail.hpp"
 
+#include "pc_sampling_check.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -70,8 +72,10 @@ std::vector<rocprofiler_agent_v0_t> print_gpu_agents(std::ostream& out,
     return {};
   }
   out << "GPU agents:\n";
-  for (const rocprofiler_agent_v0_t& agent : list.gpus)
-    print_gpu_agent(out, agent);
+  for (size_t i = 0; i < list.gpus.size(); ++i) {
+    print_gpu_agent(out, list.gpus[i]);
+    if (i < list.pc_sampling.size()) print_pc_sampling_configurations(out, list.pc_sampling[i]);
+  }
   return std::move(list.gpus);
 }
 

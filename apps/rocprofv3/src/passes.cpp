@@ -102,6 +102,10 @@ void validate_pass(const job& config, const std::string& label,
       throw usage_error(prefix + "PC sampling needs --pc-sampling-beta-enabled (or " +
                         std::string(beta.env) + " in the environment)");
     }
+    // One profiling session per GPU context: CUPTI's PC sampling and range profiler exclude each
+    // other (probe H8), as AMD's PC sampling and counter collection do.
+    if (config.has("pmc") || config.has("pmc_groups"))
+      throw usage_error(prefix + "PC sampling cannot be combined with --pmc (counter collection)");
   }
   // Thread trace counters and --pmc share the hardware.
   const bool att_counters = config.has("att_perfcounters") || config.has("att_perfcounter_ctrl");

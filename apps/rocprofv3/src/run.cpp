@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "command_line.hpp"
@@ -13,6 +14,7 @@
 #include "output_directory.hpp"
 #include "passes.hpp"
 #include "recovery.hpp"
+#include "pc_sampling_check.hpp"
 #include "rocprof/common/version.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
@@ -120,7 +122,16 @@ int run_rocprofv3(const std::vector<std::string>& args, std::ostream& out, std::
       warnings.insert(checked.warnings.begin(), checked.warnings.end());
     }
     std::vector<std::string> amd_only;
+    std::optional<gpu_agent_list> pc_agents;  // asked once, for the first pass that samples
     for (const auto& current : passes) {
+      const std::string method = current.config.text("pc_sampling_method").value_or("none");
+      if (method != "none") {
+        if (!pc_agents) pc_agents = query_gpu_agents(paths.core(), paths.backend_directory());
+        const std::string error = pc_sampling_error(
+            *pc_agents, method, current.config.text("pc_sampling_unit").value_or("none"),
+            static_cast<uint64_t>(current.config.number("pc_sampling_interval").value_or(0)));
+        if (!error.empty()) throw usage_error(error);
+      }
       if (!collects_something(current.config)) {
         if (wants_summary(current.config)) {
           throw usage_error("statistics or summary options need a tracing or counter option");

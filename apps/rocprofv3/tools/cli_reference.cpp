@@ -17,6 +17,18 @@ using rocprof::config::value_type;
 // What this build does with options that the CLI handles itself (the others go to the tool).
 const std::map<std::string_view, std::string_view> k_cli_notes = {
     {"version", "Prints the build identity and exits."},
+    {"pc_sampling_beta_enabled",
+     "Required with the other PC sampling options (or the variable already in the environment)."},
+    {"pc_sampling_unit",
+     "NVIDIA GPUs (CUPTI) offer `cycles`; checked against every GPU's configurations before the "
+     "launch (`--list-avail` lists them)."},
+    {"pc_sampling_method",
+     "NVIDIA GPUs offer `stochastic` (hardware samples with warp states, aggregated per PC): "
+     "`pc_sampling_stochastic.csv`, JSON `pc_sample_stochastic`, the hot-spot report "
+     "(user-guide.md, PC sampling)."},
+    {"pc_sampling_interval",
+     "NVIDIA: a power of two in 32..2147483648 cycles; a value out of range or not a power of two "
+     "is an error naming the nearest valid values."},
     {"input", "Read by the CLI; each job (or `pmc:` line) becomes one pass."},
     {"output_directory",
      "Checked (created, writable) by the CLI; each pass gets it, plus `/pass_N` or `/pmc_N` "
@@ -59,7 +71,7 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
     {"list_avail",
      "Prints the CPU agents of /proc/cpuinfo and the GPU agents the profiler core lists after "
      "loading its backends (those under `--rocm-root` when given), or one line saying why "
-     "none; then each GPU's counters (or `--counter-chip`'s); with `-o`/`-d` also "
+     "none, with each GPU's PC sampling configurations; then each GPU's counters (or `--counter-chip`'s); with `-o`/`-d` also "
      "`<prefix>_basic_metrics.csv` and `<prefix>_derived_metrics.csv`."},
     {"preload", "Put first in `LD_PRELOAD`, before the existing value and the tool library."},
     {"rocm_root", "Where the CLI looks for `lib/rocprofiler-sdk/librocprofiler-sdk-tool.so`."},

@@ -67,7 +67,27 @@ rocprofiler_callback_tracing_cuda_api_data_t payload_of(const api_event& e) {
 }  // namespace
 
 void abi_sink::set_kinds(const rocprof_enabled_kinds_t& kinds) {
-  kinds_ = kinds;
+  kinds_ = rocprof_enabled_kinds_t{};
+  std::memcpy(&kinds_, &kinds, kinds.size < sizeof(kinds_) ? kinds.size : sizeof(kinds_));
+}
+
+uint64_t abi_sink::pc_sampling_interval() {
+  // One CUPTI configuration serves every context of the process: the first request's.
+  return kinds_.pc_sampling_count > 0 ? kinds_.pc_sampling[0].interval : 0;
+}
+
+void abi_sink::emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) {
+  if (core_->size < sizeof(rocprof_core_services_t) || core_->emit_pc_sampling_record == nullptr)
+    return;
+  core_->emit_pc_sampling_record(r.agent_id, ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE,
+                                 &r);
+}
+
+bool abi_sink::owns_agent(uint64_t agent) const {
+  std::lock_guard<std::mutex> lock(agents_mutex_);
+  for (uint64_t a : gpu_agents_)
+    if (a == agent) return true;
+  return false;
 }
 
 bool abi_sink::buffer_kind(uint32_t kind) const {
@@ -261,8 +281,13 @@ void abi_sink::counting_end(const rocprof_counted_dispatch_t& d, const double* v
 }
 
 uint64_t abi_sink::register_gpu(const gpu_agent& a) {
-  // Once per device: an agent listing (discover_agents) may come before the session's own.
+  // Once per device: an agent listing (discover_agents, or PC sampling, which needs agents at
+  // tool initialisation) may come before the session's own when CUDA creates a context.
+  std::lock_guard<std::mutex> lock(agents_mutex_);
   if (const uint64_t known = plugin_counter_sets().agent_of_device(a.device_ordinal)) return known;
+  if (static_cast<size_t>(a.device_ordinal) < gpu_agents_.size() &&
+      gpu_agents_[static_cast<size_t>(a.device_ordinal)] != 0)
+    return gpu_agents_[static_cast<size_t>(a.device_ordinal)];
   rocprofiler_agent_v0_t g{};
   g.size = sizeof(g);
   g.type = ROCPROFILER_AGENT_TYPE_GPU;
@@ -295,6 +320,11 @@ uint64_t abi_sink::register_gpu(const gpu_agent& a) {
     g.uuid.bytes[i] = a.uuid_bytes[i];
   const uint64_t id = core_->register_agent(&g).handle;
   if (id != 0) plugin_counter_sets().add_agent(id, a);  // its counters, when asked for
+  const auto ordinal = static_cast<size_t>(a.device_ordinal);
+  if (ordinal < 4096) {
+    if (gpu_agents_.size() <= ordinal) gpu_agents_.resize(ordinal + 1, 0);
+    gpu_agents_[ordinal] = id;
+  }
   return id;
 }
 

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <vector>
 
 #include "backend_sink.hpp"
 
@@ -43,6 +44,10 @@ class abi_sink final : public backend_sink {
                     uint64_t start_ns, uint64_t end_ns) override;
   bool request_external_id(cuda_domain work, uint32_t operation, uint64_t internal_id,
                            uint64_t* external) override;
+  uint64_t pc_sampling_interval() override;
+  void emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) override;
+  // Whether `agent` is one this backend registered (PC sampling configurations).
+  bool owns_agent(uint64_t agent) const;
 
  private:
   bool buffer_kind(uint32_t kind) const;
@@ -52,6 +57,8 @@ class abi_sink final : public backend_sink {
   rocprof_enabled_kinds_t kinds_{};
   std::once_flag cpu_once_;
   std::atomic<uint64_t> cpu_agent_{0};
+  mutable std::mutex agents_mutex_;
+  std::vector<uint64_t> gpu_agents_;
 };
 
 }  // namespace rocprof::cuda

@@ -55,6 +55,13 @@ uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
   return id;
 }
 
+uint64_t activity_processor::kernel_id_of_name(const char* name) {
+  std::lock_guard<std::mutex> lock{mutex_};
+  CUpti_ActivityKernel10 k{};
+  k.name = name;
+  return kernel_id_of(k);
+}
+
 void activity_processor::add_module_functions(uint64_t code_object_id,
                                               const std::vector<std::string>& names) {
   std::lock_guard<std::mutex> lock{mutex_};

@@ -41,6 +41,9 @@ class activity_processor {
   // The functions a loaded module defines (cubin_symbols.hpp): kernels first seen afterwards
   // are reported with that code object. A name defined by several modules takes the latest.
   void add_module_functions(uint64_t code_object_id, const std::vector<std::string>& names);
+  // The kernel id of a function name (PC samples name their function), made on first sight
+  // like a kernel record's (its symbol is reported then, without the launch attributes).
+  uint64_t kernel_id_of_name(const char* name);
 
   activity_counts counts() const;
   uint64_t agent_of_device(uint32_t device) const;

@@ -17,6 +17,7 @@
 #include "api_args.hpp"
 #include "device_info.hpp"
 #include "notices.hpp"
+#include "pc_sampler.hpp"
 #include "plugin_state.hpp"
 #include "pm_sampling/device_samplers.hpp"
 #include "rocprof/common/c_boundary.hpp"
@@ -217,6 +218,41 @@ rocprofiler_status_t create_counter_set(void*, rocprofiler_agent_id_t agent,
         plugin_counter_sets().create(agent.handle, metrics, *set, *passes, t_why);
     *why = t_why.c_str();
     return st;
+// What CUPTI's PC sampling offers on every GPU it supports (cupti-notes §(d); probe: periods
+// 2^5..2^31 accepted, 2^4 and 2^32 refused): stochastic-style hardware sampling with stall
+// reasons, the interval in cycles, a power of two.
+uint64_t pc_sampling_configurations(rocprofiler_agent_id_t agent,
+                                    rocprofiler_pc_sampling_configuration_t* out,
+                                    uint64_t capacity) {
+  abi_sink* sink = g_core_sink.load();
+  if (sink == nullptr || !sink->owns_agent(agent.handle)) return 0;
+  if (out != nullptr && capacity >= 1) {
+    rocprofiler_pc_sampling_configuration_t c{};
+    c.size = sizeof(c);
+    c.method = ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC;
+    c.unit = ROCPROFILER_PC_SAMPLING_UNIT_CYCLES;
+    c.min_interval = k_min_pc_sampling_interval;
+    c.max_interval = k_max_pc_sampling_interval;
+    c.flags = ROCPROFILER_PC_SAMPLING_CONFIGURATION_FLAGS_INTERVAL_POW2;
+    out[0] = c;
+  }
+  return 1;
+}
+
+uint64_t backend_pc_sampling_configurations(void*, rocprofiler_agent_id_t agent,
+                                            rocprofiler_pc_sampling_configuration_t* out,
+                                            uint64_t capacity) {
+  return c_boundary::guarded_or("cuda backend pc_sampling_configurations", uint64_t{0},
+                                [&] { return pc_sampling_configurations(agent, out, capacity); });
+}
+
+int backend_pc_sampling_loss(void*, rocprofiler_agent_id_t agent,
+                             rocprofiler_pc_sampling_loss_t* loss) {
+  return c_boundary::guarded_or("cuda backend pc_sampling_loss", 0, [&] {
+    abi_sink* sink = g_core_sink.load();
+    if (sink == nullptr || !sink->owns_agent(agent.handle)) return 0;
+    *loss = pc_sampling_losses(agent.handle);
+    return 1;
   });
 }
 
@@ -242,6 +278,8 @@ rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocpr
   out->create_counter_set = &create_counter_set;
   out->iterate_args = &backend_iterate_args;
   install_device_samplers(out);
+  out->pc_sampling_configurations = &backend_pc_sampling_configurations;
+  out->pc_sampling_loss = &backend_pc_sampling_loss;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

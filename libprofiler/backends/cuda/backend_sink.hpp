@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include <rocprofiler-sdk/pc_sampling.h>
+
 #include "cuda_events.hpp"
 
 namespace rocprof::cuda {
@@ -74,6 +76,10 @@ class backend_sink {
     (void)work, (void)operation, (void)internal_id, (void)external;
     return false;  // sinks without a core have no tools to ask
   }
+  // PC sampling (pc_sampler.hpp): the interval a context asked for (0: none), and where the
+  // aggregated samples go (the drain thread calls it).
+  virtual uint64_t pc_sampling_interval() { return 0; }
+  virtual void emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0_t&) {}
 };
 
 }  // namespace rocprof::cuda

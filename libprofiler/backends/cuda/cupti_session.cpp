@@ -172,7 +172,8 @@ void cupti_session::enable_callbacks() {
                 sink_.enabled(cuda_domain::memory_set),
                 sink_.enabled(cuda_domain::memory_allocation)};
   trace_activity_ = n.kernels || n.copies || n.sets || n.allocations;
-  trace_code_objects_ = sink_.enabled(cuda_domain::code_objects) || n.kernels;
+  start_pc_sampling_once();
+  trace_code_objects_ = sink_.enabled(cuda_domain::code_objects) || n.kernels || sampler_;
   const bool runtime = sink_.enabled(cuda_domain::runtime_api);
   const bool driver = sink_.enabled(cuda_domain::driver_api);
 
@@ -203,7 +204,7 @@ void cupti_session::enable_callbacks() {
       }
     }
   }
-  if (trace_activity_ || trace_code_objects_ || runtime || driver) {
+  if (trace_activity_ || trace_code_objects_ || runtime || driver || sampler_) {
     for (CUpti_CallbackId cbid :
          {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
           CUPTI_CBID_RESOURCE_MODULE_LOADED}) {
@@ -307,8 +308,11 @@ void cupti_session::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData&
   switch (cbid) {
     case CUPTI_CBID_RESOURCE_CONTEXT_CREATED:
       register_agents_once();
+      // Before any module of the context loads: samples of earlier code are not attributable.
+      if (sampler_ && rd.context != nullptr) sampler_->on_context_created(rd.context);
       break;
     case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+      if (sampler_ && rd.context != nullptr) sampler_->on_context_destroying(rd.context);
       // Records of a context must be taken before the context goes away.
       if (trace_activity_)
         ROCPROF_CUPTI_CALL(api_, api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
@@ -331,9 +335,10 @@ void cupti_session::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData&
         if (ROCPROF_CUPTI_CALL(api_, api_.cubin_crc(&p))) e.crc = p.cubinCrc;
         // Kernel records do not name their module: the cubin's symbols link them (only when
         // kernels are traced; the names are copied, the cubin is valid during this call only).
-        if (sink_.enabled(cuda_domain::kernel_dispatch))
+        if (sink_.enabled(cuda_domain::kernel_dispatch) || sampler_)
           processor_.add_module_functions(e.code_object_id,
                                           cubin_function_names(m->pCubin, m->cubinSize));
+        if (sampler_) sampler_->on_module_loaded(m->pCubin, m->cubinSize, e.crc, e.code_object_id);
       }
       uint32_t device = 0;
       if (rd.context != nullptr && api_.device_id(rd.context, &device) == CUPTI_SUCCESS) {
@@ -360,11 +365,13 @@ void cupti_session::on_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t*
 
 void cupti_session::flush() {
   if (state_ != session_state::running) return;
+  if (sampler_) sampler_->drain();
   ROCPROF_CUPTI_CALL(api_, api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
 }
 
 void cupti_session::stop() {
   if (state_ != session_state::running) return;
+  if (sampler_) sampler_->finish();
   flush();
   for (CUpti_ActivityKind kind : enabled_kinds_)
     api_.activity_disable(kind);
@@ -374,6 +381,40 @@ void cupti_session::stop() {
   state_ = session_state::idle;
   cupti_session* self = this;
   g_session.compare_exchange_strong(self, nullptr);
+}
+
+void cupti_session::start_pc_sampling_once() {
+  if (sampler_ || pc_api_ == nullptr) return;
+  const uint64_t interval = sink_.pc_sampling_interval();
+  if (interval == 0) return;
+  sampler_ =
+      std::make_unique<pc_sampler>(*pc_api_, pc_glue_, pc_sampler_settings_from_env(interval));
+}
+
+rocprofiler_pc_sampling_loss_t cupti_session::pc_sampling_losses(uint64_t agent) const {
+  if (sampler_) return sampler_->losses(agent);
+  rocprofiler_pc_sampling_loss_t none{};
+  none.size = sizeof(none);
+  return none;
+}
+
+void cupti_session::pc_glue::emit(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) {
+  s_.sink_.emit_pc_sample(r);
+}
+
+uint64_t cupti_session::pc_glue::kernel_of(const char* function) {
+  return s_.processor_.kernel_id_of_name(function);
+}
+
+uint64_t cupti_session::pc_glue::launch_of(uint32_t cupti_correlation) {
+  correlation_entry e;
+  return s_.correlations_.get(cupti_correlation, e) ? e.correlation_id : 0;
+}
+
+uint64_t cupti_session::pc_glue::agent_of(CUcontext ctx) {
+  uint32_t device = 0;
+  if (s_.api_.device_id(ctx, &device) != CUPTI_SUCCESS) return 0;
+  return s_.processor_.agent_of_device(device);
 }
 
 }  // namespace rocprof::cuda

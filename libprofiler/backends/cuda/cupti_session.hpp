@@ -19,6 +19,7 @@
 #include "correlation_map.hpp"
 #include "counters/launch_counting.hpp"
 #include "cupti_api.hpp"
+#include "pc_sampler.hpp"
 
 namespace rocprof::cuda {
 
@@ -51,6 +52,15 @@ class cupti_session {
   // At the final flush: counted graph launches still waiting for records are given up.
   void finish_counting() { counting_.abandon_pending(); }
 
+  // PC sampling through `api` (nullptr: unavailable) when the sink asks for it; set before
+  // start() / reconfigure(). The sampler starts with the first enable and lives as long.
+  void set_pc_sampling(pc_sampling_api* api) { pc_api_ = api; }
+  rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent) const;
+  // Stops PC sampling for good (last samples delivered); at exit, before CUPTI's teardown.
+  void finish_pc_sampling() {
+    if (sampler_) sampler_->finish();
+  }
+
   session_state state() const { return state_; }
   activity_counts counts() const { return processor_.counts(); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
@@ -73,6 +83,20 @@ class cupti_session {
   void enable_callbacks();
   void enable_activities();
   void register_agents_once();
+  void start_pc_sampling_once();
+
+  // What the PC sampler needs from the session: kernels, launches, agents, the sink.
+  class pc_glue final : public pc_sample_sink {
+   public:
+    explicit pc_glue(cupti_session& s) : s_{s} {}
+    void emit(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) override;
+    uint64_t kernel_of(const char* function) override;
+    uint64_t launch_of(uint32_t cupti_correlation) override;
+    uint64_t agent_of(CUcontext ctx) override;
+
+   private:
+    cupti_session& s_;
+  };
 
   cupti_api& api_;
   backend_sink& sink_;
@@ -93,6 +117,9 @@ class cupti_session {
   std::atomic<uint64_t> code_objects_{0};
   std::once_flag agents_once_;
   std::vector<CUpti_ActivityKind> enabled_kinds_;
+  pc_sampling_api* pc_api_ = nullptr;
+  pc_glue pc_glue_{*this};
+  std::unique_ptr<pc_sampler> sampler_;  // set once, before the resource callbacks need it
 };
 
 }  // namespace rocprof::cuda

@@ -25,6 +25,7 @@
 #include "cupti_session.hpp"
 #include "metrics/profiler_host_loader.hpp"
 #include "notices.hpp"
+#include "pc_sampling_api.hpp"
 #include "plugin_state.hpp"
 #include "rocprof/common/c_boundary.hpp"
 
@@ -40,6 +41,8 @@ struct plugin_state {
   cupti_library library;
   std::unique_ptr<cupti_dl_api> api;
   std::unique_ptr<cupti_session> session;
+  std::unique_ptr<pc_sampling_api> pc_api;  // opened when a context asks for PC sampling
+  bool pc_api_tried = false;
   backend_sink* sink = nullptr;
   std::unique_ptr<coreless_sink> coreless;  // without a core (test builds only)
   std::string status = "not started";
@@ -63,12 +66,18 @@ void on_process_exit() {
 // Flushes on a short-lived thread of its own. At exit() glibc runs the main thread's
 // thread_local destructors before the atexit handlers, and the core then no longer accepts
 // records from that thread; a fresh thread hands its records over when it ends.
-void flush_on_helper_thread(cupti_session& session) {
+// `last`: the exit flush, which also ends PC sampling (its drain thread must be gone, and
+// its last samples delivered, before CUPTI's teardown).
+void flush_on_helper_thread(cupti_session& session, bool last = false) {
+  auto work = [&session, last] {
+    if (last) session.finish_pc_sampling();
+    session.flush();
+  };
   try {
-    std::thread helper{[&session] { session.flush(); }};
+    std::thread helper{work};
     helper.join();
   } catch (const std::system_error&) {
-    session.flush();  // no thread to be had: flush here, whatever the core keeps
+    work();  // no thread to be had: flush here, whatever the core keeps
   }
 }
 
@@ -86,7 +95,27 @@ bool injection_names_this_plugin() {
          std::string{a} == b;
 }
 
+// PC sampling's entry points, opened once the sink asks for sampling (with the lock held).
+void offer_pc_sampling(plugin_state& s, const cupti_library& lib, backend_sink& sink) {
+  if (s.pc_api_tried || sink.pc_sampling_interval() == 0 || s.session == nullptr) return;
+  s.pc_api_tried = true;
+  std::string why;
+  s.pc_api = open_pc_sampling_api(lib, &why);
+  if (s.pc_api == nullptr)
+    std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling unavailable: %s\n", why.c_str());
+  s.session->set_pc_sampling(s.pc_api.get());
+}
+
 }  // namespace
+
+rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent) {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  if (s.session != nullptr) return s.session->pc_sampling_losses(agent);
+  rocprofiler_pc_sampling_loss_t none{};
+  none.size = sizeof(none);
+  return none;
+}
 
 bool injection_pending() {
   static const bool named = injection_names_this_plugin();
@@ -140,12 +169,16 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   const bool running = s.session != nullptr && s.session->state() == session_state::running;
   if (s.attempted && (!restart || running)) {
     // Never torn down while running: the core may call us from inside one of our callbacks.
-    if (running && restart && sink == s.sink) s.session->reconfigure();
+    if (running && restart && sink == s.sink) {
+      offer_pc_sampling(s, lib, *sink);
+      s.session->reconfigure();
+    }
     return running;
   }
   if (s.session != nullptr && sink == s.sink) {
     // Stopped earlier and wanted again: the same session subscribes again (it is never
     // destroyed, for the same reason as above).
+    offer_pc_sampling(s, lib, *sink);
     return s.session->start() == session_state::running;
   }
   s.attempted = true;
@@ -179,6 +212,7 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
     target = st.range_api.get();
     host = st.host_api.get();
   });
+  offer_pc_sampling(s, lib, *sink);
   const session_state st = s.session->start();
   if (st == session_state::conflict) {
     s.status = "conflict: CUPTI held by " + s.session->conflict_owner();
@@ -231,7 +265,7 @@ void finish_backend() {
   std::lock_guard<std::mutex> lock{s.mutex};
   if (s.finished) return;
   if (s.session != nullptr) {
-    flush_on_helper_thread(*s.session);
+    flush_on_helper_thread(*s.session, true);
     s.session->finish_counting();
   }
   // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,

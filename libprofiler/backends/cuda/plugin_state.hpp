@@ -27,6 +27,8 @@ void register_exit_flush();
 void flush_backend();
 // Final flush; a coreless sink finishes (coreless_sink.hpp).
 void finish_backend();
+// What PC sampling lost on `agent` so far (zeroes when it does not sample).
+rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent);
 
 // Opens, once, what per-kernel counters need from the loaded libcupti (the profiler host API
 // and the range profiler) and hands them to plugin_counter_sets(). False when unavailable.

@@ -23,6 +23,7 @@
 #include "rocprofiler-sdk/internal_threading.h"
 #include "rocprofiler-sdk/marker_api.h"
 #include "rocprofiler-sdk/operations.h"
+#include "rocprofiler-sdk/pc_sampling.h"
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/spm.h"
 

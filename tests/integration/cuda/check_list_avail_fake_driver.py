@@ -55,6 +55,20 @@ def main():
             and "no CUDA-capable device is detected" in lines[0],
             f"the line names the driver's reason ({lines})")
     c.check(not re.search(r"^  GPU:", p.stdout, re.M), "no GPU entries")
+
+    # PC sampling (issue 12): each GPU's configurations, and the CLI's check before a launch.
+    p = list_avail(rocprofv3, driver_dir, 1)
+    c.check("PC sampling configurations" in p.stdout and "Method: stochastic\n      Unit: cycles"
+            "\n      Min_Interval: 32\n      Max_Interval: 2147483648" in p.stdout,
+            "the GPU's PC sampling configuration is listed")
+    env = dict(os.environ, FAKE_CUDA_DEVICES="1", LD_LIBRARY_PATH=driver_dir)
+    base = [rocprofv3, "--pc-sampling-beta-enabled", "--pc-sampling-unit", "cycles",
+            "--pc-sampling-method", "stochastic", "--pc-sampling-interval"]
+    for interval, words in (("5000", "the nearest valid values are 4096 and 8192"),
+                            ("16", "the nearest valid value is 32")):
+        p = subprocess.run(base + [interval, "--", "/bin/true"], env=env, capture_output=True,
+                           text=True, timeout=60)
+        c.check(p.returncode == 1 and words in p.stderr, f"interval {interval}: {p.stderr!r}")
     return c.finish()
 
 

@@ -11,6 +11,9 @@ dest=.gpu/cuda
 rm -rf "$dest"
 mkdir -p "$dest/prefix/bin" "$dest/prefix/lib/rocprofiler-sdk"
 cp "$build/bin/cuda_app" "$build/bin/cuda_launch_bench" "$dest/prefix/bin/"
+# The PC sampling workload (-lineinfo kept: strip --strip-debug below leaves .nv_debug_line_sass
+# of the embedded cubin alone, which is what CUPTI's SASS-to-source reads).
+[ -x "$build/bin/pc_sampling_app" ] && cp "$build/bin/pc_sampling_app" "$dest/prefix/bin/"
 cp "$build/lib/rocprofiler-sdk/librocprofiler-sdk-cuda.so" "$dest/prefix/lib/rocprofiler-sdk/"
 # The test variant with the standalone sink, for the tests that inject the plugin alone.
 cp "$build/tests/lib/librocprofiler-sdk-cuda-standalone.so" "$dest/prefix/lib/"

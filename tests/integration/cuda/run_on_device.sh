@@ -67,6 +67,17 @@ ct="$work/ctest"; mkdir -p "$ct"
     echo "add_test(samples.device_counting $py $root/samples/device_counting/check_device_counting.py $prefix/bin/busy_idle $prefix/lib/libdevice_counting_tool.so)"
     echo 'set_tests_properties(samples.device_counting PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)'
   fi
+  # PC sampling (issue 12): each prints FIGURES lines.
+  if [ -n "$cli" ] && [ -x "$prefix/bin/pc_sampling_app" ]; then
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    for mode in stalls ncu overhead torch; do
+      extra=""
+      [ $mode = ncu ] && extra=$ncu
+      [ $mode = torch ] && extra=$root/tests/apps/torch_matmul/torch_matmul.py
+      echo "add_test(cuda.pc_sampling_$mode $py $tests/check_pc_sampling.py $mode $cli $prefix/bin/pc_sampling_app $work/pc_sampling $extra)"
+      echo "set_tests_properties(cuda.pc_sampling_$mode PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
+    done
+  fi
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
   echo "add_test(v2.device_session_gpu $prefix/bin/v2_device_session_gpu)"
   echo 'set_tests_properties(v2.device_session_gpu PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'

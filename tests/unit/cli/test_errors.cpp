@@ -111,6 +111,11 @@ TEST_F(Errors, PcSamplingAndExclusiveOptions) {
                      "--pc-sampling-method", "host_trap", "--pc-sampling-interval", "0"},
                     app()),
                "greater than 0");
+  expect_error(with({"--pc-sampling-beta-enabled", "--pc-sampling-unit", "cycles",
+                     "--pc-sampling-method", "stochastic", "--pc-sampling-interval", "4096",
+                     "--pmc", "A"},
+                    app()),
+               "cannot be combined with --pmc");
   expect_error(with({"--pmc", "A", "--att-activity", "8"}, app()), "--pmc");
   expect_error(with({"--att", "--att-activity", "8", "--att-perfcounter-ctrl", "2"}, app()),
                "--att-activity");

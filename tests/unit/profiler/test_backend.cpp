@@ -44,6 +44,29 @@ uint64_t discover_agents(void*, const char** why) {
   return 0;
 }
 
+// PC sampling as an NVIDIA agent offers it: stochastic-style, cycles, powers of two 2^5..2^31.
+uint64_t pc_sampling_configurations(void*, rocprofiler_agent_id_t agent,
+                                    rocprofiler_pc_sampling_configuration_t* out,
+                                    uint64_t capacity) {
+  if (g_agent.handle == 0 || agent.handle != g_agent.handle) return 0;
+  if (out != nullptr && capacity >= 1)
+    out[0] = {sizeof(rocprofiler_pc_sampling_configuration_t),
+              ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC,
+              ROCPROFILER_PC_SAMPLING_UNIT_CYCLES,
+              32,
+              uint64_t{1} << 31,
+              ROCPROFILER_PC_SAMPLING_CONFIGURATION_FLAGS_INTERVAL_POW2};
+  return 1;
+}
+
+int pc_sampling_loss(void*, rocprofiler_agent_id_t agent, rocprofiler_pc_sampling_loss_t* loss) {
+  if (agent.handle != g_agent.handle) return 0;
+  loss->total_samples = 100;
+  loss->dropped_samples = 2;
+  loss->unattributed_samples = 3;
+  return 1;
+}
+
 constexpr rocprofiler_buffer_tracing_kind_t k_buffer_kinds[] = {
     ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API};
 constexpr rocprofiler_callback_tracing_kind_t k_callback_kinds[] = {
@@ -85,6 +108,8 @@ __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_regi
   out->discover_agents = discover_agents;
   test_counters::install(out);
   test_counters::install_sampler(out);
+  out->pc_sampling_configurations = pc_sampling_configurations;
+  out->pc_sampling_loss = pc_sampling_loss;
   rocprofiler_agent_v0_t gpu{};
   gpu.size = sizeof(gpu);
   gpu.cu_count = 132;
@@ -168,6 +193,29 @@ __attribute__((visibility("default"))) uint64_t test_backend_counted_launch(uint
 __attribute__((visibility("default"))) int test_backend_kernel_dispatch_enabled(void) {
   const unsigned k = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
   return static_cast<int>((g_kinds.buffer_kinds[k / 64] >> (k % 64)) & 1u);
+}
+
+// The PC sampling request the core passed with the latest start (interval 0: none).
+__attribute__((visibility("default"))) uint64_t test_backend_pc_sampling_interval(void) {
+  return g_kinds.pc_sampling_count > 0 ? g_kinds.pc_sampling[0].interval : 0;
+}
+
+// What the backend's drain thread does with one aggregated CUPTI sample.
+__attribute__((visibility("default"))) void test_backend_emit_pc_sample(uint64_t offset,
+                                                                        uint64_t samples) {
+  rocprofiler_pc_sampling_record_aggregated_v0_t rec{};
+  rec.size = sizeof(rec);
+  rec.agent_id = g_agent;
+  rec.pc.code_object_id = 1;
+  rec.pc.code_object_offset = offset;
+  rec.dispatch_id = 7;
+  rec.sample_count = samples;
+  rec.not_issued_count = samples / 2;
+  rec.warp_state = ROCPROFILER_PC_SAMPLING_WARP_STATE_LONG_SCOREBOARD;
+  rec.reason_not_issued = ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT;
+  rec.attribution = ROCPROFILER_PC_SAMPLING_ATTRIBUTION_DISPATCH;
+  g_core->emit_pc_sampling_record(g_agent, ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE,
+                                  &rec);
 }
 
 __attribute__((visibility("default"))) int test_backend_starts(void) {

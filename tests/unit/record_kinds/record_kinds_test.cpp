@@ -123,6 +123,10 @@ TEST(writer_kind_handling, each_writer_ignores_only_what_it_says) {
       {"pftrace", {"pc_sample"}},
       {"otf2", {"scratch_memory", "pc_sample"}},
       {"summary", {"device_counter_sample", "pc_sample"}},
+      // PC sampling's hot-spot report reads PC samples only.
+      {"pc_hotspots",
+       {"api", "kernel_dispatch", "memory_copy", "memory_set", "memory_allocation",
+        "scratch_memory", "counter_value", "device_counter_sample"}},
   };
   for (const auto& [name, handling] : probe_every_writer()) {
     for (size_t k = 0; k < handling.size(); ++k) {

@@ -376,6 +376,14 @@ struct device_counter_sample_record {
   double value = 0.0;
 };
 
+// How a PC sample was taken (pc_sampling.h's methods; the file a CSV writer puts it in).
+enum class pc_sample_method : uint8_t { host_trap, stochastic };
+
+// PC samples. AMD's host-trap and stochastic samples are one record per sample (sample_count
+// 1, timestamp and exec mask real). NVIDIA's samples arrive aggregated per PC and warp state
+// (pc_sampling.h's aggregated record): sample_count samples, not_issued_count of them issuing
+// nothing, no timestamp, exec mask or wave count (has_sample_detail false: writers leave those
+// columns empty instead of writing zeroes that look measured).
 struct pc_sample_record {
   uint64_t timestamp_ns = 0;
   uint64_t dispatch_id = 0;
@@ -384,9 +392,20 @@ struct pc_sample_record {
   uint64_t code_object_offset = 0;
   uint64_t exec_mask = 0;
   string_id instruction = 0;
-  string_id comment = 0;
+  string_id comment = 0;  // source "file:line" when known
   string_id stall_reason = 0;
   uint32_t wave_count = 0;
+  // Aggregated samples (NVIDIA) and the stochastic fields.
+  uint64_t agent_id = 0;
+  uint64_t kernel_id = 0;  // 0: unknown (then dispatch_id says which kernel)
+  uint64_t sample_count = 1;
+  uint64_t not_issued_count = 0;
+  string_id warp_state = 0;        // the vendor's own name ("long_scoreboard"), 0 for AMD samples
+  string_id instruction_type = 0;  // its rocprofiler-sdk enumerator name; 0: not reported
+  pc_sample_method method = pc_sample_method::host_trap;
+  bool wave_issued = false;
+  bool has_sample_detail = true;  // timestamp, exec mask, wave count are per-sample values
+  bool dispatch_exact = true;     // false: only the kernel is known (NVIDIA continuous mode)
 };
 
 // The record kinds, once: X(struct, name). Everything per kind is generated from this list or

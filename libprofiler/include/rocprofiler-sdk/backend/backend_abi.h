@@ -28,6 +28,7 @@
 #include "rocprofiler-sdk/counter_config.h"
 #include "rocprofiler-sdk/external_correlation.h"
 #include "rocprofiler-sdk/fwd.h"
+#include "rocprofiler-sdk/pc_sampling.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -76,12 +77,29 @@ typedef struct rocprof_backend_manifest_t {
   uint64_t callback_kinds_count;
 } rocprof_backend_manifest_t;
 
+/// The most agents PC sampling can run on at once.
+#define ROCPROF_BACKEND_MAX_PC_SAMPLING_AGENTS 16
+
+/// One agent's PC sampling configuration (rocprofiler_configure_pc_sampling_service), already
+/// checked against the configurations the backend offered for that agent.
+typedef struct rocprof_pc_sampling_request_t {
+  rocprofiler_agent_id_t agent_id;
+  rocprofiler_pc_sampling_method_t method;
+  rocprofiler_pc_sampling_unit_t unit;
+  uint64_t interval;
+} rocprof_pc_sampling_request_t;
+
 /// Which kinds some active context asked for (passed to start).
 typedef struct rocprof_enabled_kinds_t {
   uint64_t size;
   uint64_t buffer_kinds[ROCPROF_BACKEND_KIND_WORDS];    ///< rocprofiler_buffer_tracing_kind_t
   uint64_t callback_kinds[ROCPROF_BACKEND_KIND_WORDS];  ///< rocprofiler_callback_tracing_kind_t
   int counters;  ///< non-zero: some context configured counter collection
+  /// PC sampling services of the active contexts, one per agent (appended in ABI 2: read them
+  /// only when size covers them).
+  uint32_t pc_sampling_count;
+  uint32_t reserved;
+  rocprof_pc_sampling_request_t pc_sampling[ROCPROF_BACKEND_MAX_PC_SAMPLING_AGENTS];
 } rocprof_enabled_kinds_t;
 
 /// Flags of emit_buffer_record.
@@ -224,6 +242,11 @@ typedef struct rocprof_core_services_t {
   int (*request_external_correlation_id)(rocprofiler_external_correlation_id_request_kind_t kind,
                                          rocprofiler_tracing_operation_t operation,
                                          uint64_t internal_id, rocprofiler_user_data_t* external);
+  /// Copies a ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING record of `kind` (starting with its size)
+  /// into the buffer of every active context sampling `agent`. Not HOT: called by a backend's
+  /// drain thread. Appended in ABI 2 (check size before use).
+  void (*emit_pc_sampling_record)(rocprofiler_agent_id_t agent,
+                                  rocprofiler_pc_sampling_record_kind_t kind, const void* record);
 } rocprof_core_services_t;
 
 /// One argument of an API call, for iterate_args below (the parameters of
@@ -315,6 +338,15 @@ typedef struct rocprof_backend_t {
   rocprofiler_status_t (*device_sampler_drain)(void* backend_data, uint64_t sampler);
   /// Drains, stops and forgets the sampler; its sink is never called afterwards.
   void (*device_sampler_stop)(void* backend_data, uint64_t sampler);
+  /// PC sampling configurations `agent` offers (the backend's own agents only): writes up to
+  /// `capacity` of them to `out` and returns how many there are; 0 for an agent that is not
+  /// the backend's or cannot sample. Appended in ABI 2; NULL: the backend cannot sample.
+  uint64_t (*pc_sampling_configurations)(void* backend_data, rocprofiler_agent_id_t agent,
+                                         rocprofiler_pc_sampling_configuration_t* out,
+                                         uint64_t capacity);
+  /// What the sampler of `agent` lost so far; non-zero if `agent` is the backend's.
+  int (*pc_sampling_loss)(void* backend_data, rocprofiler_agent_id_t agent,
+                          rocprofiler_pc_sampling_loss_t* loss);
 } rocprof_backend_t;
 
 /// Whether a backend table (as filled by its register, `size` set) has the device sampler.

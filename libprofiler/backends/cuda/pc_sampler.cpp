@@ -1,0 +1,343 @@
+#include "pc_sampler.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace rocprof::cuda {
+
+struct pc_sampler::context_state {
+  CUcontext ctx = nullptr;
+  uint64_t agent = 0;
+  bool sampling = false;
+  stall_reason_table reasons;
+  CUpti_PCSamplingData stop_buffer{};  // CUPTI fills it at Stop (SAMPLING_DATA_BUFFER)
+  CUpti_PCSamplingData get_buffer{};   // GetData's
+  std::vector<CUpti_PCSamplingPCData> stop_pcs, get_pcs;
+  std::vector<CUpti_PCSamplingStallReason> stop_reasons, get_reasons;
+  std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> records;  // reused per drain
+};
+
+namespace {
+
+uint32_t log2_of(uint64_t v) {
+  uint32_t n = 0;
+  while (v > 1) {
+    v >>= 1;
+    ++n;
+  }
+  return n;
+}
+
+// Points a CUpti_PCSamplingData at preallocated PC and stall-reason arrays.
+void prepare_buffer(CUpti_PCSamplingData& d, std::vector<CUpti_PCSamplingPCData>& pcs,
+                    std::vector<CUpti_PCSamplingStallReason>& reasons, size_t max_pcs,
+                    size_t num_reasons) {
+  pcs.assign(max_pcs, CUpti_PCSamplingPCData{});
+  reasons.assign(max_pcs * num_reasons, CUpti_PCSamplingStallReason{});
+  for (size_t i = 0; i < max_pcs; ++i) {
+    pcs[i].size = sizeof(CUpti_PCSamplingPCData);
+    pcs[i].stallReason = reasons.data() + i * num_reasons;
+  }
+  d = CUpti_PCSamplingData{};
+  d.size = sizeof(CUpti_PCSamplingData);
+  d.collectNumPcs = max_pcs;
+  d.pPcData = pcs.data();
+}
+
+// CUPTI allocates functionName per PC with malloc; the reader frees it.
+void release_names(CUpti_PCSamplingData& d) {
+  for (size_t i = 0; i < d.totalNumPcs && i < d.collectNumPcs; ++i) {
+    std::free(d.pPcData[i].functionName);
+    d.pPcData[i].functionName = nullptr;
+  }
+}
+
+CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttributeType type) {
+  CUpti_PCSamplingConfigurationInfo a{};
+  a.attributeType = type;
+  return a;
+}
+
+}  // namespace
+
+pc_sampler_settings pc_sampler_settings_from_env(uint64_t interval) {
+  pc_sampler_settings s;
+  s.interval = interval;
+  if (const char* mode = std::getenv("ROCPROF_CUDA_PC_SAMPLING_MODE"))
+    s.serialized = std::string_view(mode) == "serialized";
+  if (const char* ms = std::getenv("ROCPROF_CUDA_PC_SAMPLING_DRAIN_MS")) {
+    const long v = std::strtol(ms, nullptr, 10);
+    if (v > 0 && v < 10000) s.drain_ms = static_cast<uint32_t>(v);
+  }
+  return s;
+}
+
+pc_sampler::pc_sampler(pc_sampling_api& api, pc_sample_sink& sink,
+                       const pc_sampler_settings& settings)
+    : api_{api}, sink_{sink}, settings_{settings} {
+  drainer_ = std::thread([this] { drain_loop(); });
+}
+
+pc_sampler::~pc_sampler() {
+  finish();
+}
+
+bool pc_sampler::configure(context_state& c) {
+  size_t n = 0;
+  CUpti_PCSamplingGetNumStallReasonsParams np{};
+  np.size = CUpti_PCSamplingGetNumStallReasonsParamsSize;
+  np.ctx = c.ctx;
+  np.numStallReasons = &n;
+  if (api_.num_stall_reasons(&np) != CUPTI_SUCCESS || n == 0) return false;
+  std::vector<uint32_t> indices(n, 0);
+  std::vector<std::vector<char>> storage(n, std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE, 0));
+  std::vector<char*> names(n);
+  for (size_t i = 0; i < n; ++i)
+    names[i] = storage[i].data();
+  CUpti_PCSamplingGetStallReasonsParams sp{};
+  sp.size = CUpti_PCSamplingGetStallReasonsParamsSize;
+  sp.ctx = c.ctx;
+  sp.numStallReasons = n;
+  sp.stallReasonIndex = indices.data();
+  sp.stallReasons = names.data();
+  if (api_.stall_reasons(&sp) != CUPTI_SUCCESS) return false;
+  for (size_t i = 0; i < n; ++i)
+    c.reasons.add(indices[i], names[i]);
+  prepare_buffer(c.stop_buffer, c.stop_pcs, c.stop_reasons, settings_.max_pcs, n);
+  prepare_buffer(c.get_buffer, c.get_pcs, c.get_reasons, settings_.max_pcs, n);
+
+  std::vector<CUpti_PCSamplingConfigurationInfo> a;
+  a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD));
+  a.back().attributeData.samplingPeriodData.samplingPeriod = log2_of(settings_.interval);
+  a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE));
+  a.back().attributeData.collectionModeData.collectionMode =
+      settings_.serialized ? CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED
+                           : CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
+  a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL));
+  a.back().attributeData.enableStartStopControlData.enableStartStopControl = 1;
+  a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER));
+  a.back().attributeData.samplingDataBufferData.samplingDataBuffer = &c.stop_buffer;
+  a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_OUTPUT_DATA_FORMAT));
+  a.back().attributeData.outputDataFormatData.outputDataFormat =
+      CUPTI_PC_SAMPLING_OUTPUT_DATA_FORMAT_PARSED;
+  // CUPTI's worker wakes every 100 ms by default; at 10 ms (with our drain thread) the probe
+  // lost nothing at 2^12 on a fully busy H100.
+  a.push_back(
+      attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_WORKER_THREAD_PERIODIC_SLEEP_SPAN));
+  a.back().attributeData.workerThreadPeriodicSleepSpanData.workerThreadPeriodicSleepSpan =
+      settings_.drain_ms;
+  CUpti_PCSamplingConfigurationInfoParams p{};
+  p.size = CUpti_PCSamplingConfigurationInfoParamsSize;
+  p.ctx = c.ctx;
+  p.numAttributes = a.size();
+  p.pPCSamplingConfigurationInfo = a.data();
+  const CUptiResult rc = api_.set_configuration(&p);
+  if (rc != CUPTI_SUCCESS)
+    std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling configuration failed: %s\n",
+                 api_.result_string(rc));
+  return rc == CUPTI_SUCCESS;
+}
+
+void pc_sampler::on_context_created(CUcontext ctx) {
+  auto c = std::make_unique<context_state>();
+  c->ctx = ctx;
+  c->agent = sink_.agent_of(ctx);
+  CUpti_PCSamplingEnableParams ep{};
+  ep.size = CUpti_PCSamplingEnableParamsSize;
+  ep.ctx = ctx;
+  const CUptiResult rc = api_.enable(&ep);
+  if (rc != CUPTI_SUCCESS) {
+    std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling cannot be enabled: %s\n",
+                 api_.result_string(rc));
+    return;
+  }
+  if (configure(*c)) {
+    CUpti_PCSamplingStartParams sp{};
+    sp.size = CUpti_PCSamplingStartParamsSize;
+    sp.ctx = ctx;
+    c->sampling = api_.start(&sp) == CUPTI_SUCCESS;
+  }
+  if (!c->sampling) {
+    CUpti_PCSamplingDisableParams dp{};
+    dp.size = CUpti_PCSamplingDisableParamsSize;
+    dp.ctx = ctx;
+    api_.disable(&dp);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  contexts_.push_back(std::move(c));
+}
+
+void pc_sampler::on_module_loaded(const void* cubin, size_t size, uint64_t crc,
+                                  uint64_t code_object_id) {
+  std::lock_guard<std::mutex> lock(cubin_mutex_);
+  code_object_of_crc_[crc] = code_object_id;
+  // Kept for SASS-to-source (the cubin is valid during the callback only).
+  if (cubin != nullptr && size > 0) {
+    const char* bytes = static_cast<const char*>(cubin);
+    cubins_[code_object_id].assign(bytes, bytes + size);
+  }
+}
+
+pc_sample_resolvers pc_sampler::resolvers() {
+  pc_sample_resolvers resolve;
+  resolve.code_object_of = [this](uint64_t crc) -> uint64_t {
+    std::lock_guard<std::mutex> lock(cubin_mutex_);
+    const auto it = code_object_of_crc_.find(crc);
+    return it != code_object_of_crc_.end() ? it->second : 0;
+  };
+  resolve.kernel_of = [this](const char* f) { return sink_.kernel_of(f); };
+  resolve.launch_of = [this](uint32_t id) { return sink_.launch_of(id); };
+  resolve.source_of = [this](uint64_t co, const char* function, uint64_t offset) {
+    return cached_source(co, function, offset);
+  };
+  return resolve;
+}
+
+void pc_sampler::deliver(context_state& c, CUpti_PCSamplingData& d) {
+  rocprofiler_pc_sampling_loss_t& loss = losses_[c.agent];
+  loss.size = sizeof(loss);
+  c.records.clear();
+  const pc_sample_totals t =
+      decode_pc_samples(d, c.reasons, resolvers(), c.agent, settings_.serialized, c.records);
+  release_names(d);
+  loss.total_samples += t.total;
+  loss.dropped_samples += t.dropped;
+  loss.unattributed_samples += t.non_user;
+  for (const auto& r : c.records)
+    sink_.emit(r);
+}
+
+void pc_sampler::drain_context(context_state& c) {
+  // GetData returns at most collectNumPcs PCs per call; call until nothing remains.
+  for (int call = 0; call < 1000; ++call) {
+    CUpti_PCSamplingData& d = c.get_buffer;
+    d.totalNumPcs = d.remainingNumPcs = 0;
+    d.totalSamples = d.droppedSamples = d.nonUsrKernelsTotalSamples = 0;
+    d.hardwareBufferFull = 0;
+    CUpti_PCSamplingGetDataParams gp{};
+    gp.size = CUpti_PCSamplingGetDataParamsSize;
+    gp.ctx = c.ctx;
+    gp.pcSamplingData = &d;
+    const CUptiResult rc = api_.get_data(&gp);
+    if (rc != CUPTI_SUCCESS) {
+      if (d.hardwareBufferFull != 0 || rc == CUPTI_ERROR_OUT_OF_MEMORY) {
+        rocprofiler_pc_sampling_loss_t& loss = losses_[c.agent];
+        loss.size = sizeof(loss);
+        loss.dropped_samples += 1;  // how many is unknown: count the event at least
+      }
+      break;
+    }
+    deliver(c, d);
+    if (d.totalNumPcs == 0 && d.remainingNumPcs == 0) break;
+  }
+}
+
+void pc_sampler::drain() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& c : contexts_)
+    if (c->sampling) drain_context(*c);
+}
+
+void pc_sampler::drain_loop() {
+  std::unique_lock<std::mutex> lock(wake_mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, std::chrono::milliseconds(settings_.drain_ms));
+    if (stopping_) break;
+    lock.unlock();
+    drain();
+    lock.lock();
+  }
+}
+
+void pc_sampler::on_context_destroying(CUcontext ctx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& c : contexts_) {
+    if (c->ctx != ctx || !c->sampling) continue;
+    CUpti_PCSamplingStopParams sp{};
+    sp.size = CUpti_PCSamplingStopParamsSize;
+    sp.ctx = ctx;
+    // Stop hands the data CUPTI still holds to the configured buffer; GetData the rest.
+    c->stop_buffer.totalNumPcs = 0;
+    if (api_.stop(&sp) == CUPTI_SUCCESS && c->stop_buffer.totalNumPcs > 0)
+      deliver(*c, c->stop_buffer);
+    drain_context(*c);
+    CUpti_PCSamplingDisableParams dp{};
+    dp.size = CUpti_PCSamplingDisableParamsSize;
+    dp.ctx = ctx;
+    api_.disable(&dp);
+    c->sampling = false;
+  }
+}
+
+void pc_sampler::finish() {
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    if (finished_) return;
+    finished_ = true;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (drainer_.joinable()) drainer_.join();
+  std::vector<CUcontext> live;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& c : contexts_)
+      if (c->sampling) live.push_back(c->ctx);
+  }
+  for (CUcontext ctx : live)
+    on_context_destroying(ctx);
+}
+
+bool pc_sampler::source_of(uint64_t code_object_id, const char* function, uint64_t offset,
+                           std::string& file, uint32_t& line) {
+  std::lock_guard<std::mutex> lock(cubin_mutex_);
+  return source_locked(code_object_id, function, offset, file, line);
+}
+
+bool pc_sampler::source_locked(uint64_t code_object_id, const char* function, uint64_t offset,
+                               std::string& file, uint32_t& line) {
+  const auto it = cubins_.find(code_object_id);
+  if (it == cubins_.end() || function == nullptr) return false;
+  CUpti_GetSassToSourceCorrelationParams p{};
+  p.size = CUpti_GetSassToSourceCorrelationParamsSize;
+  p.cubin = it->second.data();
+  p.cubinSize = it->second.size();
+  p.functionName = function;
+  p.pcOffset = offset;
+  if (api_.sass_to_source(&p) != CUPTI_SUCCESS || p.fileName == nullptr) return false;
+  file = p.dirName != nullptr && p.dirName[0] != '\0' ? std::string(p.dirName) + "/" + p.fileName
+                                                      : std::string(p.fileName);
+  line = p.lineNumber;
+  std::free(p.fileName);  // CUPTI allocates both strings; the caller frees them
+  std::free(p.dirName);
+  return true;
+}
+
+std::pair<const char*, uint32_t> pc_sampler::cached_source(uint64_t code_object_id,
+                                                           const char* function, uint64_t offset) {
+  std::lock_guard<std::mutex> lock(cubin_mutex_);
+  const auto key = std::make_pair(code_object_id, offset);
+  const auto known = sources_.find(key);
+  if (known != sources_.end()) return known->second;
+  std::string file;
+  uint32_t line = 0;
+  std::pair<const char*, uint32_t> found{nullptr, 0};
+  if (source_locked(code_object_id, function, offset, file, line))
+    found = {files_.insert(file).first->c_str(), line};
+  sources_.emplace(key, found);
+  return found;
+}
+
+rocprofiler_pc_sampling_loss_t pc_sampler::losses(uint64_t agent_id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = losses_.find(agent_id);
+  rocprofiler_pc_sampling_loss_t none{};
+  none.size = sizeof(none);
+  return it != losses_.end() ? it->second : none;
+}
+
+}  // namespace rocprof::cuda

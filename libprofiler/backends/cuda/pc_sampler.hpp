@@ -1,0 +1,111 @@
+// PC sampling of every CUDA context (cupti-notes §(d), probe findings): enabled in the
+// CONTEXT_CREATED resource callback, before any module of the context loads (samples of code
+// loaded earlier cannot be attributed: CUPTI counts them as non-user samples); CONTINUOUS
+// collection by default (no measurable slowdown, no correlation ids: samples are tied to their
+// kernel by function) or KERNEL_SERIALIZED (ROCPROF_CUDA_PC_SAMPLING_MODE=serialized: each
+// sample's launch is known, kernels run one at a time); a drain thread calls GetData every
+// drain_ms (without it the hardware buffer overflows and CUPTI returns nothing).
+#pragma once
+
+#include <cuda.h>
+#include <rocprofiler-sdk/pc_sampling.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "pc_sampling_api.hpp"
+#include "pc_sampling_decode.hpp"
+#include "pc_sampling_reasons.hpp"
+
+namespace rocprof::cuda {
+
+// Where samples go and how they are tied to kernels and launches (the session's glue).
+class pc_sample_sink {
+ public:
+  virtual ~pc_sample_sink() = default;
+  virtual void emit(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) = 0;
+  virtual uint64_t kernel_of(const char* function) = 0;        // kernel id; 0 unknown
+  virtual uint64_t launch_of(uint32_t cupti_correlation) = 0;  // core correlation id; 0 unknown
+  virtual uint64_t agent_of(CUcontext ctx) = 0;                // agent id; 0 unknown
+};
+
+struct pc_sampler_settings {
+  uint64_t interval = 4096;  // cycles, a power of two in [2^5, 2^31]
+  bool serialized = false;   // CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED
+  uint32_t drain_ms = 10;
+  size_t max_pcs = 10000;  // PCs one GetData returns at most
+};
+
+// What the H100 (any CUPTI PC-sampling GPU) offers: pc_sampling.h configuration values.
+inline constexpr uint64_t k_min_pc_sampling_interval = uint64_t{1} << 5;
+inline constexpr uint64_t k_max_pc_sampling_interval = uint64_t{1} << 31;
+
+// Settings from the core's request plus ROCPROF_CUDA_PC_SAMPLING_MODE / _DRAIN_MS.
+pc_sampler_settings pc_sampler_settings_from_env(uint64_t interval);
+
+class pc_sampler {
+ public:
+  pc_sampler(pc_sampling_api& api, pc_sample_sink& sink, const pc_sampler_settings& settings);
+  ~pc_sampler();
+  pc_sampler(const pc_sampler&) = delete;
+  pc_sampler& operator=(const pc_sampler&) = delete;
+
+  // Resource callbacks (CUPTI's callback thread; contexts are created on application threads).
+  void on_context_created(CUcontext ctx);
+  void on_module_loaded(const void* cubin, size_t size, uint64_t crc, uint64_t code_object_id);
+  void on_context_destroying(CUcontext ctx);
+  // Reads every context's samples now (the drain thread does this every drain_ms).
+  void drain();
+  // Stops sampling everywhere after a last drain; idempotent.
+  void finish();
+
+  // Source file and line of a PC (needs a cubin built with -lineinfo); false when unknown.
+  bool source_of(uint64_t code_object_id, const char* function, uint64_t offset, std::string& file,
+                 uint32_t& line);
+  rocprofiler_pc_sampling_loss_t losses(uint64_t agent_id) const;
+  bool active() const { return !contexts_.empty(); }
+
+ private:
+  struct context_state;
+  void drain_context(context_state& c);
+  void deliver(context_state& c, CUpti_PCSamplingData& d);  // with mutex_ held
+  pc_sample_resolvers resolvers();
+  void drain_loop();
+  bool configure(context_state& c);
+  // With cubin_mutex_ held.
+  bool source_locked(uint64_t code_object_id, const char* function, uint64_t offset,
+                     std::string& file, uint32_t& line);
+  // The source of a PC, resolved once per PC; the file name lives as long as the sampler.
+  std::pair<const char*, uint32_t> cached_source(uint64_t code_object_id, const char* function,
+                                                 uint64_t offset);
+
+  pc_sampling_api& api_;
+  pc_sample_sink& sink_;
+  pc_sampler_settings settings_;
+  mutable std::mutex mutex_;  // contexts_, losses_; held across GetData
+  std::vector<std::unique_ptr<context_state>> contexts_;
+  // Apart from mutex_: a module loads inside CUPTI's callback (driver locks held) while the
+  // drain thread may be inside GetData holding mutex_; this one is never held across CUPTI.
+  mutable std::mutex cubin_mutex_;  // code_object_of_crc_, cubins_
+  std::map<uint64_t, uint64_t> code_object_of_crc_;
+  std::map<uint64_t, std::vector<char>> cubins_;  // code object id -> cubin copy (source lines)
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<const char*, uint32_t>> sources_;
+  std::set<std::string> files_;  // node-based: the c_str() handed out stay valid
+  std::map<uint64_t, rocprofiler_pc_sampling_loss_t> losses_;  // by agent
+  std::thread drainer_;
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace rocprof::cuda

@@ -1,0 +1,91 @@
+#include "pc_sampling_service.hpp"
+
+#include <rocprofiler-sdk/backend/backend_abi.h>
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tool_state.hpp"
+
+namespace rocprof::tool {
+namespace {
+
+rocprofiler_pc_sampling_method_t method_named(std::string_view name) {
+  if (name == "stochastic") return ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC;
+  if (name == "host_trap") return ROCPROFILER_PC_SAMPLING_METHOD_HOST_TRAP;
+  return ROCPROFILER_PC_SAMPLING_METHOD_NONE;
+}
+
+rocprofiler_pc_sampling_unit_t unit_named(std::string_view name) {
+  if (name == "instructions") return ROCPROFILER_PC_SAMPLING_UNIT_INSTRUCTIONS;
+  if (name == "cycles") return ROCPROFILER_PC_SAMPLING_UNIT_CYCLES;
+  if (name == "time") return ROCPROFILER_PC_SAMPLING_UNIT_TIME;
+  return ROCPROFILER_PC_SAMPLING_UNIT_NONE;
+}
+
+std::vector<rocprofiler_agent_id_t> gpu_agents() {
+  std::vector<rocprofiler_agent_id_t> out;
+  rocprofiler_query_available_agents(
+      ROCPROFILER_AGENT_INFO_VERSION_0,
+      [](rocprofiler_agent_version_t, const void** agents, size_t count, void* data) {
+        auto& v = *static_cast<std::vector<rocprofiler_agent_id_t>*>(data);
+        for (size_t i = 0; i < count; ++i) {
+          const auto* a = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
+          if (a->type == ROCPROFILER_AGENT_TYPE_GPU) v.push_back(a->id);
+        }
+        return ROCPROFILER_STATUS_SUCCESS;
+      },
+      sizeof(rocprofiler_agent_v0_t), &out);
+  return out;
+}
+
+}  // namespace
+
+void configure_pc_sampling(tool_state& tool) {
+  const auto& s = tool.settings;
+  const auto method = method_named(s.pc_sampling_method);
+  if (method == ROCPROFILER_PC_SAMPLING_METHOD_NONE) return;
+  // GPU agents appear when a backend registers them; a CUDA application has not initialised
+  // CUDA yet, so ask the backends now (the CUDA backend initialises the driver for it).
+  rocprof_backend_discover_agents(
+      nullptr, [](const rocprof_backend_discovery_t*, void*) {}, nullptr);
+  const auto agents = gpu_agents();
+  if (agents.empty()) {
+    std::fprintf(stderr, "rocprofv3: PC sampling: no GPU agent\n");
+    return;
+  }
+  rocprofiler_buffer_id_t buffer{};
+  if (!make_buffer(tool, tool.main_context, &buffer)) return;
+  for (const auto agent : agents) {
+    const auto status = rocprofiler_configure_pc_sampling_service(
+        tool.main_context, agent, method, unit_named(s.pc_sampling_unit), s.pc_sampling_interval,
+        buffer, 0);
+    if (status != ROCPROFILER_STATUS_SUCCESS)
+      std::fprintf(stderr, "rocprofv3: PC sampling (%s, %s, interval %llu) on agent %llu: %s\n",
+                   s.pc_sampling_method.c_str(), s.pc_sampling_unit.c_str(),
+                   static_cast<unsigned long long>(s.pc_sampling_interval),
+                   static_cast<unsigned long long>(agent.handle),
+                   rocprofiler_get_status_string(status));
+  }
+}
+
+void report_pc_sampling_losses(const tool_state& tool) {
+  const auto method = method_named(tool.settings.pc_sampling_method);
+  if (method == ROCPROFILER_PC_SAMPLING_METHOD_NONE) return;
+  for (const auto agent : gpu_agents()) {
+    rocprofiler_pc_sampling_loss_t loss{};
+    if (rocprofiler_query_pc_sampling_loss(agent, &loss) != ROCPROFILER_STATUS_SUCCESS) continue;
+    if (loss.dropped_samples == 0 && loss.unattributed_samples == 0) continue;
+    std::fprintf(stderr,
+                 "rocprofv3: PC sampling on agent %llu: %llu samples taken, %llu dropped, %llu in "
+                 "code of no loaded module (not attributed)\n",
+                 static_cast<unsigned long long>(agent.handle),
+                 static_cast<unsigned long long>(loss.total_samples),
+                 static_cast<unsigned long long>(loss.dropped_samples),
+                 static_cast<unsigned long long>(loss.unattributed_samples));
+  }
+}
+
+}  // namespace rocprof::tool

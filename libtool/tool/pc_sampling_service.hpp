@@ -1,0 +1,24 @@
+// PC sampling in the tool (--pc-sampling-*): one PC sampling service on the main context per
+// GPU agent, into a buffer of its own.
+#pragma once
+
+#include <rocprofiler-sdk/rocprofiler.h>
+
+namespace rocprof::tool {
+
+struct tool_state;
+
+// Creates a buffer of the tool's usual shape on `context` (services.cpp); false if it failed
+// (reported).
+bool make_buffer(tool_state& tool, rocprofiler_context_id_t context, rocprofiler_buffer_id_t* out);
+
+// With settings.pc_sampling_method set: asks every backend for its agents (GPU agents exist
+// before the application initialises its GPU runtime only that way), then configures PC sampling
+// on each GPU agent. Failures are reported on stderr with what the agent offers.
+void configure_pc_sampling(tool_state& tool);
+
+// After the last drain: what the samplers lost, on stderr when anything was (CUPTI's dropped
+// samples, and samples of code no loaded module holds, which cannot be attributed).
+void report_pc_sampling_losses(const tool_state& tool);
+
+}  // namespace rocprof::tool

@@ -1,0 +1,282 @@
+// PC sampling in the CUDA backend on synthetic CUPTI data: stall-reason names, the aggregation
+// of CUpti_PCSamplingData into pc_sampling.h records, and the sampler's CUPTI call sequence
+// (enable at context creation, configure, start, drain, stop, disable) with losses.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pc_sampler.hpp"
+#include "pc_sampling_decode.hpp"
+#include "pc_sampling_reasons.hpp"
+
+namespace rocprof::cuda {
+namespace {
+
+// A few of the H100's 40 reasons, with the indices CUPTI gave them there.
+const std::vector<std::pair<uint32_t, std::string>> k_h100_reasons = {
+    {0, "smsp__pcsamp_sample_count"},
+    {1, "smsp__pcsamp_samples_data_dropped"},
+    {14, "smsp__pcsamp_warps_issue_stalled_long_scoreboard"},
+    {15, "smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued"},
+    {26, "smsp__pcsamp_warps_issue_stalled_not_selected"},
+    {27, "smsp__pcsamp_warps_issue_stalled_not_selected_not_issued"},
+    {28, "smsp__pcsamp_warps_issue_stalled_selected"},
+    {36, "smsp__pcsamp_warps_issue_stalled_wait"},
+    {37, "smsp__pcsamp_warps_issue_stalled_wait_not_issued"},
+};
+
+stall_reason_table h100_table() {
+  stall_reason_table t;
+  for (const auto& [i, name] : k_h100_reasons)
+    t.add(i, name);
+  return t;
+}
+
+TEST(pc_sampling_reasons, names_parse_to_warp_states) {
+  const stall_reason ls = parse_stall_reason("smsp__pcsamp_warps_issue_stalled_long_scoreboard");
+  EXPECT_EQ(ls.state, ROCPROFILER_PC_SAMPLING_WARP_STATE_LONG_SCOREBOARD);
+  EXPECT_FALSE(ls.not_issued);
+  const stall_reason ni =
+      parse_stall_reason("smsp__pcsamp_warps_issue_stalled_math_pipe_throttle_not_issued");
+  EXPECT_EQ(ni.state, ROCPROFILER_PC_SAMPLING_WARP_STATE_MATH_PIPE_THROTTLE);
+  EXPECT_TRUE(ni.not_issued);
+  EXPECT_EQ(parse_stall_reason("smsp__pcsamp_warps_issue_stalled_warpgroup_arrive").state,
+            ROCPROFILER_PC_SAMPLING_WARP_STATE_WARPGROUP_ARRIVE);
+  EXPECT_EQ(parse_stall_reason("smsp__pcsamp_sample_count").state,
+            ROCPROFILER_PC_SAMPLING_WARP_STATE_NONE);
+  EXPECT_EQ(parse_stall_reason("smsp__pcsamp_warps_issue_stalled_future_state").state,
+            ROCPROFILER_PC_SAMPLING_WARP_STATE_NONE);
+  EXPECT_EQ(h100_table().at(999).state, ROCPROFILER_PC_SAMPLING_WARP_STATE_NONE);
+}
+
+// Synthetic CUPTI data: PCs with (reason index, samples) pairs.
+struct synthetic_pc {
+  uint64_t crc, offset;
+  std::string function;
+  uint32_t correlation;
+  std::vector<CUpti_PCSamplingStallReason> reasons;
+};
+
+struct synthetic_data {
+  std::vector<CUpti_PCSamplingPCData> pcs;
+  CUpti_PCSamplingData data{};
+  explicit synthetic_data(std::vector<synthetic_pc>& in) {
+    for (auto& p : in) {
+      CUpti_PCSamplingPCData d{};
+      d.size = sizeof(d);
+      d.cubinCrc = p.crc;
+      d.pcOffset = p.offset;
+      d.functionName = p.function.data();
+      d.stallReasonCount = p.reasons.size();
+      d.stallReason = p.reasons.data();
+      d.correlationId = p.correlation;
+      pcs.push_back(d);
+    }
+    data.size = sizeof(data);
+    data.totalNumPcs = pcs.size();
+    data.collectNumPcs = pcs.size();
+    data.pPcData = pcs.data();
+    data.totalSamples = 170;
+    data.droppedSamples = 3;
+    data.nonUsrKernelsTotalSamples = 5;
+  }
+};
+
+pc_sample_resolvers test_resolvers() {
+  pc_sample_resolvers r;
+  r.code_object_of = [](uint64_t crc) -> uint64_t { return crc == 0xabc ? 2 : 0; };
+  r.kernel_of = [](const char* f) -> uint64_t { return std::strcmp(f, "_Z5chasePj") == 0 ? 7 : 8; };
+  r.launch_of = [](uint32_t c) -> uint64_t { return c == 11 ? 1001 : 0; };
+  return r;
+}
+
+TEST(pc_sampling_decode, one_record_per_pc_and_warp_state_with_its_not_issued_subset) {
+  std::vector<synthetic_pc> in = {
+      {0xabc, 0x1e0, "_Z5chasePj", 11, {{14, 100}, {15, 98}, {0, 100}, {28, 2}}},
+      {0xabc, 0x200, "_Z3fmaPf", 0, {{36, 40}, {37, 30}, {26, 25}, {27, 5}}},
+  };
+  synthetic_data d(in);
+  std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> out;
+  const pc_sample_totals t =
+      decode_pc_samples(d.data, h100_table(), test_resolvers(), 3, true, out);
+  EXPECT_EQ(t.total, 170u);
+  EXPECT_EQ(t.dropped, 3u);
+  EXPECT_EQ(t.non_user, 5u);
+  EXPECT_EQ(t.attributed, 100u + 2u + 40u + 25u);  // sample_count is not a warp state
+  ASSERT_EQ(out.size(), 4u);
+  std::map<std::pair<uint64_t, uint32_t>, rocprofiler_pc_sampling_record_aggregated_v0_t> by;
+  for (const auto& r : out)
+    by[{r.pc.code_object_offset, r.warp_state}] = r;
+  const auto& chase = by.at({0x1e0, ROCPROFILER_PC_SAMPLING_WARP_STATE_LONG_SCOREBOARD});
+  EXPECT_EQ(chase.sample_count, 100u);
+  EXPECT_EQ(chase.not_issued_count, 98u);
+  EXPECT_EQ(chase.reason_not_issued,
+            uint32_t{ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT});
+  EXPECT_EQ(chase.pc.code_object_id, 2u);
+  EXPECT_EQ(chase.kernel_id, 7u);
+  EXPECT_EQ(chase.agent_id.handle, 3u);
+  EXPECT_EQ(chase.correlation_id.internal, 1001u);
+  EXPECT_EQ(chase.attribution, uint32_t{ROCPROFILER_PC_SAMPLING_ATTRIBUTION_DISPATCH});
+  EXPECT_EQ(chase.size, sizeof(chase));
+  const auto& selected = by.at({0x1e0, ROCPROFILER_PC_SAMPLING_WARP_STATE_SELECTED});
+  EXPECT_EQ(selected.not_issued_count, 0u);
+  EXPECT_EQ(selected.reason_not_issued,
+            uint32_t{ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_NONE});
+  const auto& fma = by.at({0x200, ROCPROFILER_PC_SAMPLING_WARP_STATE_WAIT});
+  EXPECT_EQ(fma.sample_count, 40u);
+  EXPECT_EQ(fma.not_issued_count, 30u);
+  EXPECT_EQ(fma.kernel_id, 8u);
+  // No correlation id from CUPTI: the kernel is known, the launch is not, and nothing is made up.
+  EXPECT_EQ(fma.correlation_id.internal, 0u);
+  EXPECT_EQ(fma.dispatch_id, 0u);
+  EXPECT_EQ(fma.attribution, uint32_t{ROCPROFILER_PC_SAMPLING_ATTRIBUTION_KERNEL});
+}
+
+TEST(pc_sampling_decode, continuous_mode_ignores_correlation_ids_and_unknown_cubins_stay_zero) {
+  std::vector<synthetic_pc> in = {{0xdead, 0x10, "_Z5chasePj", 11, {{14, 4}}}};
+  synthetic_data d(in);
+  std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> out;
+  decode_pc_samples(d.data, h100_table(), test_resolvers(), 1, false, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].pc.code_object_id, 0u);
+  EXPECT_EQ(out[0].correlation_id.internal, 0u);
+  EXPECT_EQ(out[0].attribution, uint32_t{ROCPROFILER_PC_SAMPLING_ATTRIBUTION_KERNEL});
+}
+
+// CUPTI's PC sampling calls, scripted: one GetData returns `pending`, later ones nothing.
+class synthetic_pc_api final : public pc_sampling_api {
+ public:
+  std::vector<std::string> calls;
+  std::vector<synthetic_pc> pending;
+  uint32_t period = 0;
+  CUpti_PCSamplingCollectionMode mode = CUPTI_PC_SAMPLING_COLLECTION_MODE_INVALID;
+
+  CUptiResult enable(CUpti_PCSamplingEnableParams*) override { return note("enable"); }
+  CUptiResult disable(CUpti_PCSamplingDisableParams*) override { return note("disable"); }
+  CUptiResult start(CUpti_PCSamplingStartParams*) override { return note("start"); }
+  CUptiResult stop(CUpti_PCSamplingStopParams*) override { return note("stop"); }
+  CUptiResult get_data(CUpti_PCSamplingGetDataParams* p) override {
+    auto& d = *static_cast<CUpti_PCSamplingData*>(p->pcSamplingData);
+    d.totalNumPcs = 0;
+    if (pending.empty()) return CUPTI_SUCCESS;
+    for (size_t i = 0; i < pending.size() && i < d.collectNumPcs; ++i) {
+      CUpti_PCSamplingPCData& pc = d.pPcData[i];
+      pc.cubinCrc = pending[i].crc;
+      pc.pcOffset = pending[i].offset;
+      pc.correlationId = pending[i].correlation;
+      pc.functionName = static_cast<char*>(std::malloc(pending[i].function.size() + 1));
+      std::memcpy(pc.functionName, pending[i].function.c_str(), pending[i].function.size() + 1);
+      pc.stallReasonCount = pending[i].reasons.size();
+      for (size_t r = 0; r < pending[i].reasons.size(); ++r)
+        pc.stallReason[r] = pending[i].reasons[r];
+      ++d.totalNumPcs;
+    }
+    d.totalSamples = 10;
+    d.droppedSamples = 1;
+    d.nonUsrKernelsTotalSamples = 2;
+    pending.clear();
+    return note("get_data");
+  }
+  CUptiResult set_configuration(CUpti_PCSamplingConfigurationInfoParams* p) override {
+    for (size_t i = 0; i < p->numAttributes; ++i) {
+      const auto& a = p->pPCSamplingConfigurationInfo[i];
+      if (a.attributeType == CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD)
+        period = a.attributeData.samplingPeriodData.samplingPeriod;
+      if (a.attributeType == CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE)
+        mode = a.attributeData.collectionModeData.collectionMode;
+    }
+    return note("configure");
+  }
+  CUptiResult num_stall_reasons(CUpti_PCSamplingGetNumStallReasonsParams* p) override {
+    *p->numStallReasons = k_h100_reasons.size();
+    return CUPTI_SUCCESS;
+  }
+  CUptiResult stall_reasons(CUpti_PCSamplingGetStallReasonsParams* p) override {
+    for (size_t i = 0; i < p->numStallReasons; ++i) {
+      p->stallReasonIndex[i] = k_h100_reasons[i].first;
+      std::strncpy(p->stallReasons[i], k_h100_reasons[i].second.c_str(),
+                   CUPTI_STALL_REASON_STRING_SIZE - 1);
+    }
+    return CUPTI_SUCCESS;
+  }
+  CUptiResult sass_to_source(CUpti_GetSassToSourceCorrelationParams* p) override {
+    p->fileName = strdup("chase.cu");
+    p->dirName = strdup("/src");
+    p->lineNumber = 42;
+    return CUPTI_SUCCESS;
+  }
+  const char* result_string(CUptiResult) override { return "synthetic"; }
+
+ private:
+  CUptiResult note(const char* what) {
+    calls.emplace_back(what);
+    return CUPTI_SUCCESS;
+  }
+};
+
+class collecting_sink final : public pc_sample_sink {
+ public:
+  std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> records;
+  void emit(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) override {
+    records.push_back(r);
+  }
+  uint64_t kernel_of(const char*) override { return 5; }
+  uint64_t launch_of(uint32_t) override { return 0; }
+  uint64_t agent_of(CUcontext) override { return 9; }
+};
+
+TEST(pc_sampler, enables_at_context_creation_drains_and_stops) {
+  synthetic_pc_api api;
+  collecting_sink sink;
+  pc_sampler_settings s;
+  s.interval = 4096;
+  s.drain_ms = 1000;  // the test drains by hand
+  pc_sampler sampler(api, sink, s);
+  auto* ctx = reinterpret_cast<CUcontext>(uintptr_t{0x1000});
+  sampler.on_context_created(ctx);
+  EXPECT_EQ(api.period, 12u);  // CUPTI takes the exponent
+  EXPECT_EQ(api.mode, CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS);
+  const unsigned char cubin[] = {1, 2, 3, 4};
+  sampler.on_module_loaded(cubin, sizeof(cubin), 0xabc, 4);
+  api.pending = {{0xabc, 0x1e0, "_Z5chasePj", 0, {{14, 6}, {15, 6}}}};
+  sampler.drain();
+  ASSERT_EQ(sink.records.size(), 1u);
+  EXPECT_EQ(sink.records[0].pc.code_object_id, 4u);
+  EXPECT_EQ(sink.records[0].kernel_id, 5u);
+  EXPECT_EQ(sink.records[0].agent_id.handle, 9u);
+  EXPECT_EQ(sink.records[0].sample_count, 6u);
+  // The source line of the PC, from CUPTI's SASS-to-source correlation of the kept cubin.
+  ASSERT_NE(sink.records[0].source_file, nullptr);
+  EXPECT_STREQ(sink.records[0].source_file, "/src/chase.cu");
+  EXPECT_EQ(sink.records[0].source_line, 42u);
+  std::string file;
+  uint32_t line = 0;
+  EXPECT_TRUE(sampler.source_of(4, "_Z5chasePj", 0x1e0, file, line));
+  EXPECT_EQ(file, "/src/chase.cu");
+  EXPECT_EQ(line, 42u);
+  EXPECT_FALSE(sampler.source_of(99, "_Z5chasePj", 0x1e0, file, line));
+  sampler.finish();
+  const std::vector<std::string> expected_prefix = {"enable", "configure", "start", "get_data"};
+  ASSERT_GE(api.calls.size(), expected_prefix.size());
+  EXPECT_EQ(std::vector<std::string>(api.calls.begin(), api.calls.begin() + 4), expected_prefix);
+  EXPECT_EQ(api.calls[api.calls.size() - 2], "stop");
+  EXPECT_EQ(api.calls.back(), "disable");
+  const rocprofiler_pc_sampling_loss_t loss = sampler.losses(9);
+  EXPECT_EQ(loss.total_samples, 10u);
+  EXPECT_EQ(loss.dropped_samples, 1u);
+  EXPECT_EQ(loss.unattributed_samples, 2u);
+}
+
+TEST(pc_sampler, serialized_mode_comes_from_the_environment) {
+  setenv("ROCPROF_CUDA_PC_SAMPLING_MODE", "serialized", 1);
+  EXPECT_TRUE(pc_sampler_settings_from_env(4096).serialized);
+  unsetenv("ROCPROF_CUDA_PC_SAMPLING_MODE");
+  EXPECT_FALSE(pc_sampler_settings_from_env(4096).serialized);
+}
+
+}  // namespace
+}  // namespace rocprof::cuda
