@@ -122,7 +122,7 @@ TEST(writer_kind_handling, each_writer_ignores_only_what_it_says) {
       {"json", {}},
       {"pftrace", {"pc_sample"}},
       {"otf2", {"scratch_memory", "pc_sample"}},
-      {"summary", {"device_counter_sample", "pc_sample"}},
+      {"summary", {"pc_sample"}},
   };
   for (const auto& [name, handling] : probe_every_writer()) {
     for (size_t k = 0; k < handling.size(); ++k) {
