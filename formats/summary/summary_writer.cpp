@@ -9,6 +9,7 @@
 #include "common/output_file.hpp"
 #include "common/trace_stats.hpp"
 #include "summary/counter_table.hpp"
+#include "summary/device_sample_table.hpp"
 #include "summary/summary_table.hpp"
 
 namespace rocprof::formats::summary {
@@ -28,6 +29,7 @@ class summary_writer final : public writer {
   using writer::write;
 
   void begin(const trace_definitions& defs) override {
+    defs_ = &defs;
     stats_.emplace(defs, options_);
     if (!defs.counters.empty()) counters_.emplace(defs, options_);
     dropped_ = defs.dropped_records;
@@ -49,22 +51,24 @@ class summary_writer final : public writer {
   void write(record_span<counter_dispatch_record> r) override {
     if (counters_) counters_->add(r);
   }
-  void write(record_span<device_counter_sample_record> r) override { ignore_records(r); }
+  void write(record_span<device_counter_sample_record> r) override { samples_.add(r); }
   void write(record_span<pc_sample_record> r) override { ignore_records(r); }
 
   std::string finish() override {
     if (!stats_) return "summary writer finished before begin()";
     const bool wanted =
         options_.summary || options_.summary_per_domain || !options_.summary_groups.empty();
-    const bool with_counters =
-        counters_ && !counters_->empty() && (options_.summary || options_.summary_per_domain);
-    if (!wanted || (stats_->empty() && !with_counters)) return {};
+    const bool tables = options_.summary || options_.summary_per_domain;
+    const bool with_counters = counters_ && !counters_->empty() && tables;
+    const bool with_samples = !samples_.empty() && tables;
+    if (!wanted || (stats_->empty() && !with_counters && !with_samples)) return {};
     const auto dest = lower(options_.summary_output);
     const bool to_stream = dest.empty() || dest == "stdout" || dest == "stderr";
     std::string error;
     const std::string indent = to_stream ? "    " : "";
-    const std::string counter_table =
+    std::string counter_table =
         with_counters ? render_counter_table(counters_->rows(), indent) : std::string();
+    if (with_samples) counter_table += samples_.render(*defs_, options_.agent_index, indent);
     auto text = render_summary(*stats_, options_, indent, &error, counter_table);
     // The totals above miss what was lost before it reached the trace: say how much.
     if (dropped_ != 0)
@@ -88,6 +92,8 @@ class summary_writer final : public writer {
   std::optional<trace_stats> stats_;
   std::optional<counter_stats> counters_;  // when the run collected counters
   uint64_t dropped_ = 0;
+  device_sample_stats samples_;            // --spm samples
+  const trace_definitions* defs_ = nullptr;
 };
 
 }  // namespace

@@ -209,7 +209,8 @@ TEST_F(Errors, SpmRefusals) {
   expect_error(with({"--spm-beta-enabled", "--spm", "SQ_WAVES", "--pmc", "SQ_WAVES"}, app()),
                "--spm cannot be combined with --pmc");
   expect_error(with({"--spm-beta-enabled", "--spm", "SQ_WAVES", "--pc-sampling-beta-enabled",
-                     "--pc-sampling-method", "host_trap", "--pc-sampling-unit", "time"},
+                     "--pc-sampling-method", "host_trap", "--pc-sampling-unit", "time",
+                     "--pc-sampling-interval", "10"},
                     app()),
                "--spm cannot be combined with PC sampling");
   expect_error(with({"--spm-beta-enabled", "--spm", "SQ_WAVES", "--spm-sample-interval", "999",

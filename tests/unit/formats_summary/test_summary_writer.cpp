@@ -167,3 +167,32 @@ TEST(summary_writer, invalid_regex_is_reported) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(summary_writer, device_counter_samples_table) {
+  ts::synthetic_options so;
+  so.records_per_kind = 200;
+  auto t = ts::make_synthetic_trace(so);
+  trace::output_options o;
+  o.summary = true;
+  o.summary_output = "stdout";
+  testing::internal::CaptureStdout();
+  auto r = run_summary(o, t);
+  const auto out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(r.error, "");
+  const auto table = out.find("ROCPROFV3 DEVICE_COUNTER_SAMPLES SUMMARY:");
+  ASSERT_NE(table, std::string::npos) << out.substr(0, 3000);
+  EXPECT_LT(table, out.find("ROCPROFV3 SUMMARY:")) << "before the combined table";
+  EXPECT_NE(out.find(" ABOVE_ZERO "), std::string::npos);
+  // Values i % 100 for i = 0..199: one zero per hundred samples of a series.
+  size_t rows = 0;
+  std::istringstream in{out.substr(table)};
+  for (std::string line;
+       std::getline(in, line) && line.find("ROCPROFV3 SUMMARY") == std::string::npos;)
+    if (line.find("| GPU") != std::string::npos || line.find("| Agent") != std::string::npos)
+      ++rows;
+  EXPECT_GT(rows, 0u) << out.substr(table, 2000);
+}
+
+}  // namespace

@@ -118,11 +118,11 @@ TEST(writer_kind_handling, every_registered_writer_decides_every_kind) {
 TEST(writer_kind_handling, each_writer_ignores_only_what_it_says) {
   const std::map<std::string, std::set<std::string>> ignored{
       {"rocpd", {"device_counter_sample", "pc_sample"}},
-      {"csv", {"device_counter_sample"}},
+      {"csv", {}},
       {"json", {}},
       {"pftrace", {"pc_sample"}},
       {"otf2", {"scratch_memory", "pc_sample"}},
-      {"summary", {"device_counter_sample", "pc_sample"}},
+      {"summary", {"pc_sample"}},
       // PC sampling's hot-spot report reads PC samples only.
       {"pc_hotspots",
        {"api", "kernel_dispatch", "memory_copy", "memory_set", "memory_allocation",
