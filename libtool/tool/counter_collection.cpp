@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -245,7 +246,7 @@ bool configure_counter_collection(tool_state& tool) {
   }
   try {
     tool.counters = new counter_state(s);  // lives as long as the process (callbacks may come late)
-  } catch (const std::regex_error& e) {
+  } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "rocprofv3: counters not collected: invalid kernel filter: %s\n",
                  e.what());
     return false;
