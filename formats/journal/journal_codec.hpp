@@ -17,6 +17,11 @@
 
 namespace rocprof::trace::journal {
 
+template <typename T>
+struct is_vector : std::false_type {};
+template <typename T>
+struct is_vector<std::vector<T>> : std::true_type {};
+
 class byte_writer {
  public:
   template <typename... Ts>
@@ -67,7 +72,8 @@ class byte_reader {
 ROCPROF_JOURNAL_FIELDS(node_info, x.id, x.hash, x.machine_id, x.system_name, x.hostname, x.release,
                        x.version, x.hardware_name, x.domain_name)
 ROCPROF_JOURNAL_FIELDS(process_info, x.pid, x.ppid, x.init_ns, x.fini_ns, x.start_ns, x.end_ns,
-                       x.command, x.environment, x.config_json)
+                       x.command, x.environment, x.config_json, x.realtime_offset_start_ns,
+                       x.realtime_offset_end_ns, x.mpi_rank, x.mpi_size)
 ROCPROF_JOURNAL_FIELDS(agent_info, x.id, x.type, x.node_id, x.logical_node_id,
                        x.logical_node_type_id, x.name, x.vendor_name, x.product_name, x.model_name,
                        x.uuid, x.cpu_cores_count, x.simd_count, x.cpu_core_id_base, x.simd_id_base,
@@ -89,25 +95,31 @@ ROCPROF_JOURNAL_FIELDS(kernel_symbol_info, x.kernel_id, x.code_object_id, x.mang
                        x.kernarg_segment_size, x.kernarg_segment_alignment, x.group_segment_size,
                        x.private_segment_size, x.sgpr_count, x.arch_vgpr_count, x.accum_vgpr_count,
                        x.extdata_json)
+ROCPROF_JOURNAL_FIELDS(counter_dimension, x.id, x.name, x.instance_size)
+ROCPROF_JOURNAL_FIELDS(counter_instance, x.instance_id, x.positions)
 ROCPROF_JOURNAL_FIELDS(counter_info, x.id, x.agent_id, x.name, x.description, x.block, x.expression,
-                       x.units, x.is_constant, x.is_derived)
+                       x.units, x.is_constant, x.is_derived, x.dimensions, x.instances)
 ROCPROF_JOURNAL_FIELDS(output_options, x.output_directory, x.file_prefix, x.agent_index,
                        x.group_by_queue, x.kernel_rename, x.demangle, x.truncate, x.stats,
                        x.summary, x.summary_per_domain, x.summary_groups, x.summary_output,
-                       x.summary_units)
+                       x.summary_units, x.process_label)
 ROCPROF_JOURNAL_FIELDS(output_plan, x.writers, x.options, x.minimum_output_bytes)
 #undef ROCPROF_JOURNAL_FIELDS
 
 // A new member changes the size: list it above, then update the size here.
 static_assert(sizeof(node_info) == 240, "node_info changed: update its journal field list");
-static_assert(sizeof(process_info) == 152, "process_info changed: update its journal field list");
+static_assert(sizeof(process_info) == 184, "process_info changed: update its journal field list");
 static_assert(sizeof(agent_info) == 432, "agent_info changed: update its journal field list");
 static_assert(sizeof(code_object_info) == 136,
               "code_object_info changed: update its journal field list");
 static_assert(sizeof(kernel_symbol_info) == 216,
               "kernel_symbol_info changed: update its journal field list");
-static_assert(sizeof(counter_info) == 184, "counter_info changed: update its journal field list");
-static_assert(sizeof(output_options) == 136,
+static_assert(sizeof(counter_dimension) == 48,
+              "counter_dimension changed: update its journal field list");
+static_assert(sizeof(counter_instance) == 32,
+              "counter_instance changed: update its journal field list");
+static_assert(sizeof(counter_info) == 232, "counter_info changed: update its journal field list");
+static_assert(sizeof(output_options) == 168,
               "output_options changed: update its journal field list");
 
 template <typename T>
@@ -120,7 +132,7 @@ void byte_writer::put(const T& value) {
   } else if constexpr (std::is_array_v<T>) {
     for (const auto& item : value)
       put(item);
-  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+  } else if constexpr (is_vector<T>::value) {
     put(static_cast<uint32_t>(value.size()));
     for (const auto& item : value)
       put(item);
@@ -149,7 +161,7 @@ void byte_reader::get(T& value) {
   } else if constexpr (std::is_array_v<T>) {
     for (auto& item : value)
       get(item);
-  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+  } else if constexpr (is_vector<T>::value) {
     uint32_t n = 0;
     get(n);
     value.clear();

@@ -30,7 +30,7 @@ proto_encoder::~proto_encoder() {
 
 bool proto_encoder::open(const std::string& path) {
   if (!staged_.create(path)) {
-    error_ = staged_.error();
+    error_ = "cannot open " + path + ": " + staged_.error();
     return false;
   }
   file_ = ::fdopen(staged_.fd(), "wb");

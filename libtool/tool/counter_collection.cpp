@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -157,10 +158,14 @@ void on_counter_record(rocprofiler_dispatch_counting_service_data_t data,
                        rocprofiler_counter_record_t* records, size_t count,
                        rocprofiler_user_data_t user_data, void* arg) {
   auto& tool = *static_cast<tool_state*>(arg);
-  if (tool.finished.load(std::memory_order_acquire) || tool.spool == nullptr) return;
+  if (tool.finished.load(std::memory_order_acquire) || tool.store == nullptr) return;
   if (data.start_timestamp < tool.epoch_ns.load(std::memory_order_acquire)) return;  // parent's
   const auto& info = data.dispatch_info;
-  trace::counter_dispatch_record dispatch;
+  // One batch per counted dispatch: its dispatch record and its values reach the record store
+  // (journal or spool) together.
+  record_batch batch;
+  trace::counter_dispatch_record& dispatch =
+      batch.of<trace::counter_dispatch_record>().emplace_back();
   trace::kernel_dispatch_record& d = dispatch.dispatch;
   fill_dispatch_info(d, info);
   d.corr.internal = data.correlation_id.internal;
@@ -169,7 +174,7 @@ void on_counter_record(rocprofiler_dispatch_counting_service_data_t data,
   d.tid = static_cast<int64_t>(user_data.value);
   d.start_ns = data.start_timestamp;
   d.end_ns = data.end_timestamp;
-  std::vector<trace::counter_value_record> values;
+  std::vector<trace::counter_value_record>& values = batch.of<trace::counter_value_record>();
   values.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     rocprofiler_counter_id_t id{};
@@ -184,8 +189,7 @@ void on_counter_record(rocprofiler_dispatch_counting_service_data_t data,
     values.push_back(v);
   }
   tool.defs->observe_thread(d.tid, d.start_ns, d.end_ns);
-  tool.spool->append(dispatch);
-  tool.spool->append(values.data(), values.size());
+  tool.store->append(batch);
 }
 
 }  // namespace
@@ -244,7 +248,7 @@ bool configure_counter_collection(tool_state& tool) {
   }
   try {
     tool.counters = new counter_state(s);  // lives as long as the process (callbacks may come late)
-  } catch (const std::regex_error& e) {
+  } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "rocprofv3: counters not collected: invalid kernel filter: %s\n",
                  e.what());
     return false;

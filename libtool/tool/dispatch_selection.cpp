@@ -1,23 +1,34 @@
 #include "dispatch_selection.hpp"
 
+#include <stdexcept>
 #include <utility>
 
 namespace rocprof::tool {
+namespace {
+
+// The same rules and engine as the CLI's check (rocprof/common/safe_regex.hpp).
+common::safe_regex compile(const std::string& pattern) {
+  std::string error;
+  auto compiled = common::safe_regex::compile(pattern, &error);
+  if (!compiled) throw std::invalid_argument(common::quote_pattern(pattern) + ": " + error);
+  return std::move(*compiled);
+}
+
+}  // namespace
 
 dispatch_selector::dispatch_selector(const std::string& include_regex,
                                      const std::string& exclude_regex,
                                      config::iteration_range iterations, uint64_t group_interval)
-    : include_(include_regex.empty() ? std::string(".*") : include_regex, std::regex::ECMAScript),
-      exclude_(exclude_regex.empty() ? std::string("$^") : exclude_regex, std::regex::ECMAScript),
+    : include_(compile(include_regex.empty() ? std::string(".*") : include_regex)),
+      exclude_(compile(exclude_regex.empty() ? std::string("$^") : exclude_regex)),
       has_exclude_(!exclude_regex.empty()),
       iterations_(std::move(iterations)),
       interval_(group_interval == 0 ? 1 : group_interval),
       unknown_targeted_(targeted("0")) {}
 
 bool dispatch_selector::targeted(std::string_view name) const {
-  const std::string text(name);
-  if (!std::regex_search(text, include_)) return false;
-  return !(has_exclude_ && std::regex_search(text, exclude_));
+  if (!include_.search(name)) return false;
+  return !(has_exclude_ && exclude_.search(name));
 }
 
 void dispatch_selector::name_kernel(uint64_t kernel_id, std::string_view formatted_name) {

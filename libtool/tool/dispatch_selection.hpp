@@ -16,18 +16,18 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
+#include "rocprof/common/safe_regex.hpp"
 #include "rocprof/config/iteration_range.hpp"
 
 namespace rocprof::tool {
 
 class dispatch_selector {
  public:
-  // Throws std::regex_error for an invalid regex (the CLI checked them already).
+  // Throws std::invalid_argument for a regex safe_regex refuses (the CLI checked them already).
   dispatch_selector(const std::string& include_regex, const std::string& exclude_regex,
                     config::iteration_range iterations, uint64_t group_interval);
 
@@ -40,8 +40,8 @@ class dispatch_selector {
  private:
   bool targeted(std::string_view name) const;
 
-  std::regex include_;
-  std::regex exclude_;
+  common::safe_regex include_;
+  common::safe_regex exclude_;
   bool has_exclude_;
   config::iteration_range iterations_;
   uint64_t interval_;

@@ -27,8 +27,10 @@ spm_state& spm() {
 void on_samples(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
                 rocprofiler_record_header_t** headers, size_t count, void* data, uint64_t drops) {
   auto& tool = *static_cast<tool_state*>(data);
-  if (tool.finished.load(std::memory_order_acquire) || tool.spool == nullptr) return;
-  std::vector<trace::device_counter_sample_record> samples;
+  if (tool.finished.load(std::memory_order_acquire) || tool.store == nullptr) return;
+  record_batch batch;  // to the record store: journal (recoverable) or spool
+  std::vector<trace::device_counter_sample_record>& samples =
+      batch.of<trace::device_counter_sample_record>();
   samples.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     if (headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS ||
@@ -47,7 +49,7 @@ void on_samples(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
   if (drops != 0)
     std::fprintf(stderr, "rocprofv3: --spm: %llu sample records dropped\n",
                  static_cast<unsigned long long>(drops));
-  if (!samples.empty()) tool.spool->append(samples.data(), samples.size());
+  if (!samples.empty()) tool.store->append(batch);
 }
 
 std::vector<rocprofiler_agent_id_t> gpu_agents() {

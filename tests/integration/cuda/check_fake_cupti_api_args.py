@@ -64,11 +64,15 @@ def main():
                                stdin=fh, capture_output=True, text=True)
         c.eq(d.returncode, 0, "protoc decodes the pftrace")
         text = " ".join(d.stdout.split())
-        c.check('name: "count" string_value: "4096"' in text,
-                "the cudaMemcpy slice has a count annotation")
-        c.check('name: "kind_arg" string_value: "1"' in text,
+
+        def annotated(name, value):
+            # protoc prints a message's fields by field number: string_value (6) before name (10).
+            return (f'string_value: "{value}" name: "{name}"' in text or
+                    f'name: "{name}" string_value: "{value}"' in text)
+        c.check(annotated("count", "4096"), "the cudaMemcpy slice has a count annotation")
+        c.check(annotated("kind_arg", "1"),
                 "cudaMemcpy's kind argument, renamed beside the slice's own kind")
-        c.check('name: "gridDim" string_value: "{64, 1, 1}"' in text,
+        c.check(annotated("gridDim", "{64, 1, 1}"),
                 "the cudaLaunchKernel slices have a gridDim annotation")
     elif traces:
         print("note: protoc not available; pftrace not decoded here")

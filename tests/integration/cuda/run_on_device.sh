@@ -113,5 +113,11 @@ for i in 1 2; do
       | grep SUMMARY | sed 's/^/rocprofv3 --sys-trace: /'
   fi
 done
+
+if [ -n "$cli" ]; then
+  echo "== launch-bound PyTorch loop: no tool / torch.profiler / rocprofv3, added us per op"
+  "$py" "$root/benchmarks/torch_overhead/run_torch_overhead.py" --rocprofv3 "$cli" --rounds 5 \
+    --work "$work/torch_overhead" | tee "$out/torch_overhead.txt"
+fi
 date -u
 exit $ctest_rc

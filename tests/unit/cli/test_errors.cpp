@@ -194,12 +194,12 @@ TEST_F(Errors, ExportedToolVariablesAreCheckedToo) {
 
 TEST_F(Errors, KernelIterationRangesAndReplay) {
   expect_error(with({"--kernel-trace", "--kernel-iteration-range", "[1-"}, app()),
-               "--kernel-iteration-range '[1-': '1-' is not a range A-B");
+               "argument --kernel-iteration-range: '1-' is not a range A-B");
   expect_error(with({"--kernel-trace", "--kernel-iteration-range", "[1,", "x]"}, app()), "'x'");
   const auto job = dir_.write("range.yaml",
                               "jobs:\n  - kernel_trace: true\n"
                               "    kernel_iteration_range: \"[3-1]\"\n");
-  expect_error(with({"-i", job}, app()), "empty range");
+  expect_error(with({"-i", job}, app()), "the range ends before it starts");
   expect_error(with({"--kernel-trace", "--replay-mode", "kernel"}, app()), "needs counters");
   expect_error(with({"--pmc", "A", "--replay-mode", "sometimes"}, app()), "sometimes");
 }

@@ -8,6 +8,7 @@
 #include "command_line.hpp"
 #include "input_file.hpp"
 #include "rocprof/common/placeholders.hpp"
+#include "rocprof/config/iteration_range.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/values.hpp"
 #include "rocprof/test_support/test_env.hpp"

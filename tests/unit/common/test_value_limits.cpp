@@ -134,7 +134,8 @@ TEST(ToolSettingsChecks, RegexesIterationRangeAndPeriods) {
   EXPECT_NE(first_error({{"ROCPROF_COLLECTION_PERIOD", "99999999999999999999:1:1"}}), "");
   const auto ok = read({{"ROCPROF_KERNEL_FILTER_RANGE", "[1, [3-5]]"}});
   ASSERT_TRUE(ok.errors.empty());
-  EXPECT_EQ(ok.settings.kernel_iterations, (std::vector<iteration_interval>{{1, 1}, {3, 5}}));
+  EXPECT_EQ(ok.settings.kernel_iterations.intervals,
+            (std::vector<iteration_interval>{{1, 1}, {3, 5}}));
 }
 
 TEST(PlaceholderLimits, HugeArgumentIndexNeverThrows) {

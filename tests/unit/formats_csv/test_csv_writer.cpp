@@ -138,12 +138,17 @@ TEST(csv_writer, rows_read_back_by_python_csv) {
   for (const auto& c : t.counter_values)
     counter_keys.emplace(c.dispatch_id, c.counter_id);
   files["counter_collection.csv"] = {{"rows", counter_keys.size()}};
-  // Ours with --stats: one row per (kernel, counter) of the counted dispatches.
-  std::set<std::pair<std::string, uint64_t>> kernel_counters;
+  // Ours with --stats: one row per (kernel, counter name) of the counted dispatches (a counter
+  // of the same name on several agents is one row, as in the summary table).
+  std::map<uint64_t, std::string> counter_name;
+  for (const auto& c : t.defs.counters)
+    counter_name[c.id] = c.name;
+  std::set<std::pair<std::string, std::string>> kernel_counters;
   for (const auto& [dispatch_id, counter_id] : counter_keys) {
     const uint64_t kernel_id = t.kernels[dispatch_id - 1].kernel_id;
     for (const auto& k : t.defs.kernel_symbols)
-      if (k.kernel_id == kernel_id) kernel_counters.emplace(k.display_name, counter_id);
+      if (k.kernel_id == kernel_id)
+        kernel_counters.emplace(k.display_name, counter_name[counter_id]);
   }
   files["counter_collection_stats.csv"] = {{"rows", kernel_counters.size()},
                                            {"dispatch_values", counter_keys.size()}};

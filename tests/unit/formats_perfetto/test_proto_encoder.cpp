@@ -97,7 +97,9 @@ TEST(ProtoEncoder, Fixed64AndDoubles) {
 
 TEST(ProtoEncoder, OpenFailureIsReported) {
   proto_encoder out;
-  EXPECT_FALSE(out.open("/nonexistent-dir/x/y.pftrace"));
+  // Writers create missing parent folders (as root anywhere), so the folder must be one that
+  // nobody can create: /proc takes no new entries.
+  EXPECT_FALSE(out.open("/proc/nonexistent-dir/x/y.pftrace"));
   EXPECT_NE(out.error().find("cannot open"), std::string::npos);
 }
 

@@ -36,7 +36,7 @@ TEST(dispatch_selection, include_then_exclude_on_the_formatted_name) {
 }
 
 TEST(dispatch_selection, iterations_are_counted_per_kernel) {
-  dispatch_selector s("", "", parse_iteration_range("[2, [4-5]]").range, 1);
+  dispatch_selector s("", "", parse_iteration_range("[2, [4-5]]"), 1);
   s.name_kernel(1, "a");
   s.name_kernel(2, "b");
   std::vector<bool> a, b;
@@ -76,7 +76,7 @@ TEST(dispatch_selection, filtered_out_dispatches_do_not_advance_the_groups) {
 }
 
 TEST(dispatch_selection, concurrent_launches_count_every_dispatch_once) {
-  dispatch_selector s("", "", parse_iteration_range("[1-1000]").range, 1);
+  dispatch_selector s("", "", parse_iteration_range("[1-1000]"), 1);
   std::vector<std::thread> threads;
   std::vector<int> selected(4, 0);
   for (int t = 0; t < 4; ++t)

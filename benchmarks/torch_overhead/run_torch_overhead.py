@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Side-by-side overhead of tracing a launch-bound PyTorch loop (torch_loop.py) on one GPU:
+no tool, torch.profiler (CPU + CUDA activities), rocprofv3 --kernel-trace and
+rocprofv3 --sys-trace. Configurations are interleaved round by round (so drift hits all of
+them alike), each process pinned to the same two cores; the median µs per iteration of each is
+reported with its ADDED cost over "no tool" and the ratios of our added costs to
+torch.profiler's (issue 15's goals: --sys-trace <= 0.8x, --kernel-trace <= 0.3x).
+
+usage: run_torch_overhead.py --rocprofv3 PATH [--rounds 5] [--iterations 20000] [--work DIR]
+Ends with one line "TORCH_OVERHEAD_RESULT {json}". Exit 77 without a GPU or PyTorch.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+
+
+def run_once(cmd, env):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    if p.returncode == SKIP:
+        return SKIP
+    for line in p.stdout.splitlines():
+        if line.startswith("TORCH_LOOP_US_PER_OP "):
+            return float(line.split()[1])
+    raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout[-2000:]}\n"
+                       f"{p.stderr[-3000:]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rocprofv3", required=True)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=20000)
+    parser.add_argument("--work", default=None)
+    parser.add_argument("--cores", default="2,3")
+    args = parser.parse_args()
+    if not os.path.exists("/dev/nvidia0"):
+        print("SKIP torch_overhead: no NVIDIA GPU (/dev/nvidia0)")
+        return SKIP
+    work = args.work or tempfile.mkdtemp(prefix="torch_overhead_")
+    pin = ["taskset", "-c", args.cores] if shutil.which("taskset") else []
+    loop = [sys.executable, os.path.join(HERE, "torch_loop.py"),
+            "--iterations", str(args.iterations)]
+    configs = {
+        "no tool": loop + ["--profiler", "none"],
+        "torch.profiler": loop + ["--profiler", "torch"],
+        "rocprofv3 --kernel-trace": [args.rocprofv3, "--kernel-trace", "-d",
+                                     os.path.join(work, "kernel"), "--"] + loop,
+        "rocprofv3 --sys-trace": [args.rocprofv3, "--sys-trace", "-d",
+                                  os.path.join(work, "sys"), "--"] + loop,
+    }
+    samples = {name: [] for name in configs}
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    for r in range(args.rounds):
+        for name, cmd in configs.items():
+            value = run_once(pin + cmd, env)
+            if value == SKIP:
+                print("SKIP torch_overhead: PyTorch or CUDA unavailable")
+                return SKIP
+            samples[name].append(value)
+            print(f"round {r + 1}: {name:26s} {value:8.3f} us/op", flush=True)
+    median = {name: statistics.median(v) for name, v in samples.items()}
+    base = median["no tool"]
+    added = {name: median[name] - base for name in configs if name != "no tool"}
+    torch_added = added["torch.profiler"]
+    print(f"\nmedian of {args.rounds} interleaved rounds, {args.iterations} iterations each")
+    print(f"{'configuration':28s} {'us/op':>8s} {'added us/op':>12s} {'vs torch.profiler':>18s}")
+    print(f"{'no tool':28s} {base:8.3f} {'':>12s}")
+    ratios = {}
+    for name, value in added.items():
+        ratio = value / torch_added if torch_added > 0 else float("nan")
+        ratios[name] = ratio
+        print(f"{name:28s} {median[name]:8.3f} {value:12.3f} {ratio:17.2f}x")
+    result = {"iterations": args.iterations, "rounds": args.rounds, "median_us_per_op": median,
+              "added_us_per_op": added, "added_vs_torch_profiler": ratios,
+              "goals": {"rocprofv3 --sys-trace": 0.8, "rocprofv3 --kernel-trace": 0.3}}
+    print("TORCH_OVERHEAD_RESULT " + json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
