@@ -216,6 +216,8 @@ const rocprofiler_agent_v0_t* find_agent(rocprofiler_agent_id_t id) {
   if (id.handle == 0 || id.handle > t.agents.size()) return nullptr;
   const owned_agent& a = t.agents[id.handle - 1];
   return a.agent.id.handle == id.handle ? &a.agent : nullptr;
+}
+
 bool agent_known(rocprofiler_agent_id_t id) {
   agent_table& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);

@@ -218,6 +218,9 @@ rocprofiler_status_t create_counter_set(void*, rocprofiler_agent_id_t agent,
         plugin_counter_sets().create(agent.handle, metrics, *set, *passes, t_why);
     *why = t_why.c_str();
     return st;
+  });
+}
+
 // What CUPTI's PC sampling offers on every GPU it supports (cupti-notes §(d); probe: periods
 // 2^5..2^31 accepted, 2^4 and 2^32 refused): stochastic-style hardware sampling with stall
 // reasons, the interval in cycles, a power of two.

@@ -8,6 +8,7 @@
 #include "counters/counter_config.hpp"
 #include "counters/counter_evaluate.hpp"
 #include "guarded.hpp"
+#include "pc_sampling.hpp"
 #include "registration.hpp"
 
 namespace rocprof::core::counters {
@@ -83,6 +84,9 @@ rocprofiler_status_t configure(rocprofiler_context_id_t context_id, const counti
   if (svc.dispatch_callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   std::lock_guard<std::recursive_mutex> lock(config_mutex());
   if (ctx->counters) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+  // CUPTI's PC sampling and range profiler exclude each other (probe H8); rocprofiler-sdk
+  // refuses the combination too. pc_sampling.cpp checks the other order.
+  if (pc_sampling_configured()) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
   if (load_counter_backends() == 0) return ROCPROFILER_STATUS_ERROR_BACKEND_NOT_LOADED;
   g_services[ctx->index] = svc;
   ctx->counters = true;

@@ -130,6 +130,11 @@ int initialize(rocprofiler_client_finalize_t, void*) {
   r["first"] = try_configure(s.sampling_ctx, s.gpu, stochastic, cycles, 4096, s.buffer);
   r["again"] = try_configure(s.sampling_ctx, s.gpu, stochastic, cycles, 4096, s.buffer);
   r["other context"] = try_configure(s.other_ctx, s.gpu, stochastic, cycles, 4096, s.other_buffer);
+  // The other direction of the counters rule: counting after PC sampling is refused too.
+  r["counters after"] = rocprofiler_configure_callback_dispatch_counting_service(
+      s.other_ctx, [](auto, rocprofiler_counter_config_id_t*, rocprofiler_user_data_t*, void*) {},
+      nullptr, [](auto, rocprofiler_counter_record_t*, size_t, rocprofiler_user_data_t, void*) {},
+      nullptr);
   rocprofiler_query_pc_sampling_agent_configurations(s.gpu, collect_configs, &s.offered_after);
   return 0;
 }
@@ -180,6 +185,7 @@ TEST(pc_sampling_service, each_rule_has_its_status) {
   EXPECT_EQ(r.at("first"), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(r.at("again"), ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED);
   EXPECT_EQ(r.at("other context"), ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED);
+  EXPECT_EQ(r.at("counters after"), ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT);
 }
 
 TEST(pc_sampling_service, a_configured_agent_offers_only_the_configuration_in_use) {
