@@ -64,6 +64,7 @@ class pc_hotspots_writer final : public writer {
   void write(record_span<memory_allocation_record> r) override { ignore_records(r); }
   void write(record_span<scratch_memory_record> r) override { ignore_records(r); }
   void write(record_span<counter_value_record> r) override { ignore_records(r); }
+  void write(record_span<counter_dispatch_record> r) override { ignore_records(r); }
   void write(record_span<device_counter_sample_record> r) override { ignore_records(r); }
   void write(record_span<pc_sample_record> r) override {
     samples_.insert(samples_.end(), r.begin(), r.end());

@@ -126,7 +126,7 @@ TEST(writer_kind_handling, each_writer_ignores_only_what_it_says) {
       // PC sampling's hot-spot report reads PC samples only.
       {"pc_hotspots",
        {"api", "kernel_dispatch", "memory_copy", "memory_set", "memory_allocation",
-        "scratch_memory", "counter_value", "device_counter_sample"}},
+        "scratch_memory", "counter_value", "counter_dispatch", "device_counter_sample"}},
   };
   for (const auto& [name, handling] : probe_every_writer()) {
     for (size_t k = 0; k < handling.size(); ++k) {
