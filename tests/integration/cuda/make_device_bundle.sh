@@ -41,9 +41,27 @@ if ls "$samples"/librocprof-sample-*.so > /dev/null 2>&1; then
   mkdir -p "$dest/prefix/lib/samples"
   cp "$samples"/librocprof-sample-*.so "$dest/prefix/lib/samples/"
 fi
+# Counter definitions (rocprofv3's names over NVIDIA metrics): the core and the CLI read them from
+# <prefix>/share/rocprofiler-sdk/, beside bin/ and lib/.
+mkdir -p "$dest/prefix/share/rocprofiler-sdk"
+cp "$build/share/rocprofiler-sdk/counter_defs.yaml" "$dest/prefix/share/rocprofiler-sdk/"
 # Debug info stays here: the folder that travels has a size limit.
 find "$dest/prefix" -type f \( -name "*.so*" -o -perm -u+x \) -exec strip --strip-debug {} + 2>/dev/null || true
-bash "$bundle_sh" "$dest/bundle" "$dest/prefix"
+# bundle.sh can stop early under its own `set -e` when the last dependency it looks at is
+# already present (its loop then ends with a failed test); the copies are made by then, so the
+# environment file it would have written last is written here in that case.
+bash "$bundle_sh" "$dest/bundle" "$dest/prefix" || true
+if [ ! -f "$dest/bundle/env.sh" ]; then
+  {
+    echo '# source this file on the GPU machine'
+    echo 'b=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)'
+    printf 'export LD_LIBRARY_PATH="$b/deps'
+    (cd "$dest/bundle/root" && find . -name '*.so*' -printf '%h\n' | sort -u) |
+      while read -r d; do printf ':$b/root/%s' "${d#./}"; done
+    echo '${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
+  } > "$dest/bundle/env.sh"
+fi
+echo "bundle: $(du -sh "$dest/bundle" | cut -f1), $(ls "$dest/bundle/deps" | wc -l) dependency libraries"
 # The core finds its plugins beside its own file (lib/rocprofiler-sdk/): the copy bundle.sh put
 # in deps/ (found through the tool's RUNPATH) would hide them, so only the prefix's copy stays.
 rm -f "$dest"/bundle/deps/librocprofiler-sdk*
