@@ -41,7 +41,9 @@ def main():
 
     def run(tool):
         env = dict(preloaded(os.path.join(tools, f"librocprof-sample-{tool}.so")),
-                   CUDA_INJECTION64_PATH=plugin, LD_LIBRARY_PATH=core_dir)
+                   CUDA_INJECTION64_PATH=plugin,
+                   LD_LIBRARY_PATH=os.pathsep.join(
+                       p for p in (core_dir, os.environ.get("LD_LIBRARY_PATH")) if p))
         path = os.path.join(out, tool + ".txt")
         p, lines = run_with_tool([app], env, path, timeout=300)
         c.eq(p.returncode, 0, f"{tool}: program exit status")

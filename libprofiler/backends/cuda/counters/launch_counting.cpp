@@ -79,6 +79,7 @@ bool launch_counting::shape_of(CUpti_CallbackId cbid, const CUpti_CallbackData& 
     s.grid[0] = p->gridDimX, s.grid[1] = p->gridDimY, s.grid[2] = p->gridDimZ;
     s.block[0] = p->blockDimX, s.block[1] = p->blockDimY, s.block[2] = p->blockDimZ;
     s.shared = p->sharedMemBytes;
+    s.stream = p->hStream;
     return true;
   }
   const auto* p = static_cast<const cuLaunchKernelEx_params*>(cb.functionParams);
@@ -88,6 +89,7 @@ bool launch_counting::shape_of(CUpti_CallbackId cbid, const CUpti_CallbackData& 
   s.block[0] = p->config->blockDimX, s.block[1] = p->config->blockDimY;
   s.block[2] = p->config->blockDimZ;
   s.shared = p->config->sharedMemBytes;
+  s.stream = p->config->hStream;
   return true;
 }
 
@@ -151,6 +153,9 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
                                    const launch_ids& ids) {
   launch_shape shape;
   if (!shape_of(cbid, cb, shape)) return;
+  // A launch into a stream being captured only records a graph node: it is counted when the
+  // graph runs (graph_launch_enter), and the range profiler must not start inside the capture.
+  if (ensure_apis() && target_->stream_capturing(shape.stream)) return;
   std::string name = cb.symbolName != nullptr ? cb.symbolName : "";
   if (name.empty() && ensure_apis()) name = target_->function_name(shape.function);
   const uint64_t dispatch_id = processor_.next_dispatch_id();

@@ -67,6 +67,7 @@ class launch_counting {
     uint32_t grid[3] = {0, 0, 0};
     uint32_t block[3] = {0, 0, 0};
     uint32_t shared = 0;
+    CUstream stream = nullptr;
   };
   bool shape_of(CUpti_CallbackId cbid, const CUpti_CallbackData& cb, launch_shape& shape);
   rocprofiler_kernel_dispatch_info_t dispatch_info(const CUpti_CallbackData& cb,

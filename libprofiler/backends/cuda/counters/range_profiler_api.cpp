@@ -39,6 +39,7 @@ struct driver_graph_table {
   decltype(&::cuGraphNodeGetDependencies) dependencies = nullptr;
   decltype(&::cuFuncGetName) func_name = nullptr;
   decltype(&::cuKernelGetName) kernel_name = nullptr;
+  decltype(&::cuStreamIsCapturing) is_capturing = nullptr;
 };
 
 class range_profiler_dl_api final : public range_profiler_api {
@@ -143,6 +144,11 @@ class range_profiler_dl_api final : public range_profiler_api {
       return {};
     return name;
   }
+  bool stream_capturing(CUstream stream) override {
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return d_.is_capturing != nullptr && d_.is_capturing(stream, &status) == CUDA_SUCCESS &&
+           status != CU_STREAM_CAPTURE_STATUS_NONE;
+  }
 
  private:
   cupti_target_table t_;
@@ -230,6 +236,7 @@ std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib
     resolve_symbol(cuda, "cuGraphNodeGetDependencies_v2", d.dependencies);
     resolve_symbol(cuda, "cuFuncGetName", d.func_name);
     resolve_symbol(cuda, "cuKernelGetName", d.kernel_name);
+    resolve_symbol(cuda, "cuStreamIsCapturing", d.is_capturing);
   }
   return std::make_unique<range_profiler_dl_api>(t, d);
 }

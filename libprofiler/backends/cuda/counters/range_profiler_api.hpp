@@ -55,6 +55,9 @@ class range_profiler_api {
   virtual bool graph_kernel_nodes(CUgraph graph, std::vector<graph_kernel_node>& nodes) = 0;
   // The mangled name of a kernel function (cuFuncGetName); "" when unknown.
   virtual std::string function_name(CUfunction function) = 0;
+  // Whether `stream` is being captured into a graph (cuStreamIsCapturing): a launch there runs
+  // nothing yet, and starting the range profiler inside a capture breaks the capture.
+  virtual bool stream_capturing(CUstream /*stream*/) { return false; }
 };
 
 // The production implementation over the loaded libcupti and libcuda.so.1. nullptr (with
