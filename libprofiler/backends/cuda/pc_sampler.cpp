@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <unordered_set>
 
 namespace rocprof::cuda {
 
@@ -47,12 +48,12 @@ void prepare_buffer(CUpti_PCSamplingData& d, std::vector<CUpti_PCSamplingPCData>
   d.pPcData = pcs.data();
 }
 
-// CUPTI allocates functionName per PC with malloc; the reader frees it.
-void release_names(CUpti_PCSamplingData& d) {
-  for (size_t i = 0; i < d.totalNumPcs && i < d.collectNumPcs; ++i) {
-    std::free(d.pPcData[i].functionName);
-    d.pPcData[i].functionName = nullptr;
-  }
+// CUPTI allocates functionName with malloc, but one string may be shared by many records (and
+// by activity records of the same function), so it is freed once, after sampling stopped
+// (cupti_pcsampling.h). Freeing it per record was a double free on the H100.
+void keep_names(const CUpti_PCSamplingData& d, std::unordered_set<char*>& names) {
+  for (size_t i = 0; i < d.totalNumPcs && i < d.collectNumPcs; ++i)
+    if (d.pPcData[i].functionName != nullptr) names.insert(d.pPcData[i].functionName);
 }
 
 CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttributeType type) {
@@ -203,7 +204,7 @@ void pc_sampler::deliver(context_state& c, CUpti_PCSamplingData& d) {
   c.records.clear();
   const pc_sample_totals t =
       decode_pc_samples(d, c.reasons, resolvers(), c.agent, settings_.serialized, c.records);
-  release_names(d);
+  keep_names(d, function_names_);
   loss.total_samples += t.total;
   loss.dropped_samples += t.dropped;
   loss.unattributed_samples += t.non_user;
@@ -290,6 +291,10 @@ void pc_sampler::finish() {
   }
   for (CUcontext ctx : live)
     on_context_destroying(ctx);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (char* name : function_names_)
+    std::free(name);
+  function_names_.clear();
 }
 
 bool pc_sampler::source_of(uint64_t code_object_id, const char* function, uint64_t offset,

@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -91,7 +92,8 @@ class pc_sampler {
   pc_sampling_api& api_;
   pc_sample_sink& sink_;
   pc_sampler_settings settings_;
-  mutable std::mutex mutex_;  // contexts_, losses_; held across GetData
+  mutable std::mutex mutex_;  // contexts_, losses_, function_names_; held across GetData
+  std::unordered_set<char*> function_names_;  // CUPTI's, freed once in finish()
   std::vector<std::unique_ptr<context_state>> contexts_;
   // Apart from mutex_: a module loads inside CUPTI's callback (driver locks held) while the
   // drain thread may be inside GetData holding mutex_; this one is never held across CUPTI.

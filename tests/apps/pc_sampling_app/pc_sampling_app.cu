@@ -24,7 +24,8 @@
   } while (0)
 
 __global__ void pointer_chase(const unsigned* next, unsigned steps, unsigned* out) {
-  unsigned p = (blockIdx.x * blockDim.x + threadIdx.x) * 7919u;
+  // Start inside the table (its size is a power of two: 2^26 entries).
+  unsigned p = ((blockIdx.x * blockDim.x + threadIdx.x) * 7919u) & ((1u << 26) - 1);
   for (unsigned i = 0; i < steps; ++i) {
     p = next[p];  // HOT-CHASE
   }
