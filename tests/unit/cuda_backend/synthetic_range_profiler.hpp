@@ -93,6 +93,10 @@ class synthetic_range_profiler final : public range_profiler_api {
     return true;
   }
   std::string function_name(CUfunction) override { return "_Z6kernelv"; }
+  bool stream_capturing(CUstream stream) override {
+    return stream != nullptr && stream == capturing;
+  }
+  CUstream capturing = nullptr;  // the stream a test says is being captured into a graph
 
   size_t count(const std::string& call) const {
     size_t n = 0;

@@ -180,6 +180,23 @@ TEST_F(counting_fixture, a_runtime_launch_is_named_counted_and_joined) {
   EXPECT_EQ(sink.kernels[0].kernel_id, info.kernel_id);
 }
 
+// Seen on the H100: starting the range profiler inside a stream capture broke the capture
+// (cudaMemcpyAsync then failed with "operation failed due to a previous error during capture").
+// A launch into a capturing stream runs nothing: it is neither asked about nor counted.
+TEST_F(counting_fixture, a_launch_into_a_capturing_stream_is_not_counted) {
+  cuLaunchKernel_params p = launch_params(4, 64);
+  p.hStream = reinterpret_cast<CUstream>(0x5);
+  target.capturing = p.hStream;
+  driver(driver_launch, 9, &p, "_Z1kv");
+  EXPECT_TRUE(sink.asked.empty());
+  EXPECT_TRUE(sink.ends.empty());
+  EXPECT_EQ(target.count("start"), 0u);
+  target.capturing = nullptr;  // the same launch outside a capture is counted
+  driver(driver_launch, 10, &p, "_Z1kv");
+  EXPECT_EQ(sink.asked.size(), 1u);
+  EXPECT_EQ(target.count("start"), 1u);
+}
+
 TEST_F(counting_fixture, an_unselected_launch_never_starts_the_profiler) {
   sink.set = 0;
   const cuLaunchKernel_params p = launch_params(1, 32);
