@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "counters/instance_id.hpp"
 
@@ -73,6 +74,9 @@ void build(counter_description& d, const rc::counter_info& info) {
 struct description_cache {
   std::mutex mutex;
   std::unordered_map<uint64_t, counter_description*> latest;
+  // Descriptions replaced by a newer definition: kept (tools may hold them), and reachable, so
+  // that a leak checker tells them from real leaks.
+  std::vector<counter_description*> replaced;
 };
 
 description_cache& cache() {
@@ -91,6 +95,7 @@ const counter_description* describe(uint64_t counter_id) {
   if (slot == nullptr || slot->source != ref.info) {
     auto* d = new counter_description();  // the previous one stays valid (tools may hold it)
     build(*d, *ref.info);
+    if (slot != nullptr) c.replaced.push_back(slot);
     slot = d;
   }
   return slot;
