@@ -155,9 +155,10 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
   if (!shape_of(cbid, cb, shape)) return;
   // A launch into a stream being captured only records a graph node: it is counted when the
   // graph runs (graph_launch_enter), and the range profiler must not start inside the capture.
-  if (ensure_apis() && target_->stream_capturing(shape.stream)) return;
+  const bool apis = ensure_apis();  // takes the sessions lock: once per launch
+  if (apis && target_->stream_capturing(shape.stream)) return;
   std::string name = cb.symbolName != nullptr ? cb.symbolName : "";
-  if (name.empty() && ensure_apis()) name = target_->function_name(shape.function);
+  if (name.empty() && apis) name = target_->function_name(shape.function);
   const uint64_t dispatch_id = processor_.next_dispatch_id();
   // The kernel record keeps this dispatch id: it carries the outermost call's CUPTI id (the
   // runtime call's, for a cudaLaunchKernel); this driver call's id is noted too.
