@@ -1,7 +1,12 @@
 #include "counter_listing.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
+#include <sstream>
 
 #include "job.hpp"
 #include "rocprof/counters/value.hpp"
@@ -36,11 +41,32 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-std::ofstream open_csv(const std::string& path, const char* header) {
-  std::ofstream out(path);
-  if (!out) throw usage_error("--list-avail: cannot write " + path);
+std::ostringstream csv_with_header(const char* header) {
+  std::ostringstream out;
   out << header << "\n";
   return out;
+}
+
+// Written under a private name (O_EXCL|O_NOFOLLOW) and renamed over `path`, like every other
+// output: a link planted at the name is replaced, never followed, and a reader never sees half
+// a file.
+void write_replacing(const std::string& path, const std::string& text) {
+  const std::string temp = path + ".partial." + std::to_string(getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw usage_error("--list-avail: cannot write " + path + ": " + std::strerror(errno));
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  const bool closed = ::close(fd) == 0;
+  if (done != text.size() || !closed || ::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(temp.c_str());
+    throw usage_error("--list-avail: cannot write " + path + ": " + reason);
+  }
 }
 
 }  // namespace
@@ -86,9 +112,8 @@ std::vector<std::string> write_counter_files(const std::string& path_prefix,
                                              const std::vector<listed_target>& targets) {
   const std::string basic_path = path_prefix + "_basic_metrics.csv";
   const std::string derived_path = path_prefix + "_derived_metrics.csv";
-  auto basic = open_csv(basic_path, R"("Agent_Id","Name","Description","Block","Dimensions")");
-  auto derived =
-      open_csv(derived_path, R"("Agent_Id","Name","Description","Expression","Dimensions")");
+  auto basic = csv_with_header(R"("Agent_Id","Name","Description","Block","Dimensions")");
+  auto derived = csv_with_header(R"("Agent_Id","Name","Description","Expression","Dimensions")");
   for (const auto& t : targets) {
     const auto& listing = t.catalogue->listing();
     for (const auto& info : t.catalogue->catalogue().counters()) {
@@ -111,7 +136,8 @@ std::vector<std::string> write_counter_files(const std::string& path_prefix,
             << ',' << quoted(native.block) << ',' << quoted(scalar) << "\n";
     }
   }
-  if (!basic || !derived) throw usage_error("--list-avail: cannot write " + path_prefix + "_*.csv");
+  write_replacing(basic_path, basic.str());
+  write_replacing(derived_path, derived.str());
   return {basic_path, derived_path};
 }
 

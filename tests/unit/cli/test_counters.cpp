@@ -4,7 +4,11 @@
 // application, pmc_groups, :device=N, and the listing parser of the CUDA plugin's JSON.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -242,6 +246,28 @@ TEST_F(counter_check_test, the_listing_shows_sets_once_and_derived_expressions) 
             R"("Agent_Id","Name","Description","Expression","Dimensions")");
   EXPECT_NE(derived.find(R"("0","BOTH","a and b","a__x.sum + b__y.sum")"), std::string::npos)
       << derived;
+}
+
+// Issue 14: a link planted at a --list-avail file name is replaced, its target left untouched.
+TEST_F(counter_check_test, list_avail_files_replace_a_planted_link_without_following_it) {
+  rocprof::counters::definition_set defs =
+      load_pass_definitions(setup_.shipped_definitions, "", nullptr);
+  catalogue_cache cache;
+  const auto& target = setup_.targets.front();
+  const auto& cat = cache.of(target, listings_.of(target.chip), defs, "", {});
+  const std::string victim = dir_.path() + "/victim.txt";
+  {
+    std::ofstream v(victim);
+    v << "precious";
+  }
+  const std::string basic = dir_.path() + "/list_basic_metrics.csv";
+  ASSERT_EQ(::symlink(victim.c_str(), basic.c_str()), 0);
+  const auto files = write_counter_files(dir_.path() + "/list", {{"0", &cat}});
+  EXPECT_EQ(rocprof::test_support::read_file(victim), "precious");
+  struct stat st {};
+  ASSERT_EQ(::lstat(basic.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(rocprof::test_support::read_file(files[0]).substr(0, 11), R"("Agent_Id",)");
 }
 
 TEST(native_listing, reads_the_plugin_json_and_dotted_base_names) {
