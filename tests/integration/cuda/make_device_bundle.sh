@@ -28,6 +28,7 @@ cp -a "$build"/lib/librocprofiler64v2.so "$build"/lib/librocprofiler-sdk.so* "$d
 # Device counting: the sample tool of samples/device_counting and its busy/idle program.
 [ -x "$build/bin/busy_idle" ] && cp "$build/bin/busy_idle" "$dest/prefix/bin/"
 [ -f "$build/lib/libdevice_counting_tool.so" ] && cp "$build/lib/libdevice_counting_tool.so" "$dest/prefix/lib/"
+[ -f "$build/lib/libsync_sample_cost.so" ] && cp "$build/lib/libsync_sample_cost.so" "$dest/prefix/lib/"
 if [ -x "$build/bin/rocprofv3" ]; then
   cp "$build/bin/rocprofv3" "$dest/prefix/bin/"
   cp -a "$build"/lib/librocprofiler-sdk*.so* "$dest/prefix/lib/" 2>/dev/null || true

@@ -122,5 +122,15 @@ if [ -n "$cli" ]; then
   "$py" "$root/benchmarks/torch_overhead/run_torch_overhead.py" --rocprofv3 "$cli" --rounds 5 \
     --work "$work/torch_overhead" | tee "$out/torch_overhead.txt"
 fi
+if [ -x "$prefix/bin/busy_idle" ] && [ -f "$prefix/lib/libsync_sample_cost.so" ]; then
+  echo "== device counting: cost of one synchronous sample call (benchmarks/device_counting)"
+  LD_PRELOAD="$prefix/lib/libsync_sample_cost.so" ROCPROFILER_LIBRARY_CTOR=1 "$prefix/bin/busy_idle" \
+    | grep SYNC_SAMPLE_COST
+fi
+if [ -n "$cli" ] && [ -x "$prefix/bin/busy_idle" ]; then
+  echo "== --spm: samples lost at 100, 10, 1 us and the wall time at 10 kHz"
+  "$py" "$tests/check_cli_spm_gpu.py" rate --rocprofv3 "$cli" --app "$prefix/bin/busy_idle" \
+    --work "$work/spm_rate" | grep -E "^RATE"
+fi
 date -u
 exit $ctest_rc
