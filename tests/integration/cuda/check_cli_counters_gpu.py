@@ -18,8 +18,9 @@
   cost       wall time of `rocprofv3 --pmc` against `ncu --metrics` with the same metrics on the
              same program, the cost of dispatches the kernel filter leaves out, and the overhead
              per counted kernel in microseconds
-  multipass  a group of several hardware passes with --replay-mode kernel, and the same group as
-             several --pmc flags: every counter for every selected dispatch
+  multipass  a group of several hardware passes (cuda_checks.MULTIPASS_GROUP) is refused without
+             --replay-mode; with --replay-mode kernel, and as the suggested split in several --pmc
+             flags: every counter for every selected dispatch (missing ones are counted)
   multiplex  pmc_groups [[SQ_WAVES, GRBM_COUNT], [GRBM_GUI_ACTIVE]]: group (Dispatch_Id - 1) % 2
              (rocprofv3's multiplex test), every counter present
   join       --kernel-trace with --pmc: every counter row joins kernel_trace.csv on Dispatch_Id
@@ -236,10 +237,19 @@ def cost(c):
            filtered_extra_ms=filtered_ms)
 
 
+def missing_counters(per_dispatch, want):
+    """{counter: dispatches without it}, printed so that a failure says what is missing."""
+    missing = collections.Counter()
+    for names in per_dispatch.values():
+        for name in set(want) - names:
+            missing[name] += 1
+    for name, n in sorted(missing.items()):
+        print(f"  {name}: missing on {n} of {len(per_dispatch)} dispatches")
+    return missing
+
+
 def multipass(c):
-    group = [n for n, _, _, _ in NATIVE] + ["lts__t_bytes.sum", "l1tex__t_bytes.sum",
-                                            "sm__warps_active.avg.pct_of_peak_sustained_active",
-                                            "dram__bytes_write.sum", "gpu__time_duration.sum"]
+    group = cc.MULTIPASS_GROUP  # 2 hardware passes (CUPTI's plan for GH100)
     out = os.path.join(ARGS.work, "multipass")
     p, _ = rocprofv3(out + "_refused", "--pmc", *group)
     c.check(p.returncode != 0 and "hardware passes" in p.stderr,
@@ -250,24 +260,25 @@ def multipass(c):
     per_dispatch = collections.defaultdict(set)
     for r in rows:
         per_dispatch[r["Dispatch_Id"]].add(r["Counter_Name"])
+    missing_counters(per_dispatch, group)
     c.check(per_dispatch and all(v == set(group) for v in per_dispatch.values()),
             f"every counter for every dispatch ({len(per_dispatch)} dispatches)")
     split = os.path.join(ARGS.work, "multipass_flags")
-    half = len(group) // 2
-    p, _ = rocprofv3(split, "--pmc", *group[:half], "--pmc", *group[half:])
-    c.eq(p.returncode, 0, "several --pmc flags")
+    p, _ = rocprofv3(split, *[a for g in cc.MULTIPASS_SPLIT for a in ("--pmc", *g)])
+    c.eq(p.returncode, 0, "several --pmc flags (the split the refusal suggests)")
     passes = sorted(glob.glob(os.path.join(split, "pass_*")))
-    c.eq(len(passes), 2, "one run per --pmc flag")
-    for i, d in enumerate(passes):
+    c.eq(len(passes), len(cc.MULTIPASS_SPLIT), "one run per --pmc flag")
+    for want, d in zip(cc.MULTIPASS_SPLIT, passes):
         rows = []
         for path in glob.glob(os.path.join(d, "**", "run_counter_collection.csv"), recursive=True):
             with open(path, newline="") as f:
                 rows += list(csv.DictReader(f))
-        want = set(group[:half] if i == 0 else group[half:])
         got = collections.defaultdict(set)
         for r in rows:
             got[r["Dispatch_Id"]].add(r["Counter_Name"])
-        c.check(got and all(v == want for v in got.values()), f"{d}: every counter of its group")
+        missing_counters(got, want)
+        c.check(got and all(v == set(want) for v in got.values()),
+                f"{d}: every counter of its group ({len(got)} dispatches)")
     result("multipass", dispatches=len(per_dispatch), counters=len(group))
 
 
