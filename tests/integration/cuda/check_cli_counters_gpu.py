@@ -313,7 +313,14 @@ def join(c):
            or kernels[r["Dispatch_Id"]]["Correlation_Id"] != r["Correlation_Id"]
            or kernels[r["Dispatch_Id"]]["Agent_Id"] != r["Agent_Id"]]
     c.check(rows and not bad, f"every counter row joins the kernel trace ({len(bad)} do not)")
-    c.eq(len({r["Dispatch_Id"] for r in rows}), len(kernels), "every dispatch counted")
+    counted = {r["Dispatch_Id"] for r in rows}
+    # Per kernel: dispatches in the trace and counted ones (says which kernels a count misses).
+    traced_by_name = collections.Counter(base_name(k["Kernel_Name"]) for k in kernels.values())
+    counted_by_name = collections.Counter(base_name(kernels[d]["Kernel_Name"]) for d in counted
+                                          if d in kernels)
+    for name in sorted(traced_by_name):
+        print(f"  {name}: {traced_by_name[name]} in the trace, {counted_by_name[name]} counted")
+    c.eq(len(counted), len(kernels), "every dispatch counted")
     # Filters: the first kernel's base name only, and only its 2nd and 3rd iterations.
     first = base_name(sorted(kernels.values(), key=lambda r: int(r["Dispatch_Id"]))[0]["Kernel_Name"])
     out = os.path.join(ARGS.work, "join_filtered")
