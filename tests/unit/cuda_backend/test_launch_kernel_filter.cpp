@@ -9,8 +9,7 @@
 
 #include <vector>
 
-#include "counters/counter_sets.hpp"
-#include "cupti_session.hpp"
+#include "counting_session.hpp"
 #include "dispatch_selection.hpp"
 #include "recording_sink.hpp"
 #include "rocprof/formats/symbol_names.hpp"
@@ -80,26 +79,11 @@ struct kernel_filter_fixture : testing::Test {
 
   void SetUp() override {
     sink.domains[static_cast<size_t>(cuda_domain::kernel_dispatch)] = true;
-    counter_sets& sets = plugin_counter_sets();
-    sets.configure(&host, [](int) { return std::string(); });
-    gpu_agent device;
-    device.compute_major = 9;
-    device.sm_count = 132;
-    sets.add_agent(0, device);
-    uint64_t passes = 0;
-    std::string why;
-    ASSERT_EQ(sets.create(0, {"smsp__warps_launched.sum"}, sink.set, passes, why),
-              ROCPROFILER_STATUS_SUCCESS)
-        << why;
+    test::create_counter_set(host, {"smsp__warps_launched.sum"}, sink.set);
     target.resources.registers_per_thread = 40;
     target.resources.static_shared_memory = 1024;
     target.resources.local_memory_per_thread = 16;
-    session = std::make_unique<cupti_session>(api, sink);
-    session->set_counter_api_provider([this](range_profiler_api*& t, profiler_host_api*& h) {
-      t = &target;
-      h = &host;
-    });
-    ASSERT_EQ(session->start(), session_state::running);
+    session = test::start_counting_session(api, sink, target, host);
   }
   void TearDown() override { session->stop(); }
 
