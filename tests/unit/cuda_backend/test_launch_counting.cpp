@@ -218,6 +218,10 @@ TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
   EXPECT_EQ(sink.asked[0].grid_size.x, 4096u);
   EXPECT_EQ(sink.asked[1].workgroup_size.x, 64u);
   EXPECT_TRUE(sink.ends.empty());  // values wait for the records
+  // The nodes' kernels are known before the launch is decided (the tool's kernel filter).
+  EXPECT_EQ(sink.symbols,
+            (std::vector<std::pair<uint64_t, std::string>>{{sink.asked[0].kernel_id, "_Z1av"},
+                                                           {sink.asked[1].kernel_id, "_Z1bv"}}));
 
   const auto ka = kernel_record(90, "_Z1av", 16, 256, 100, 1);
   CUpti_ActivityMemcpy6 copy{};
@@ -231,6 +235,7 @@ TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
   deliver({as_record(ka), as_record(copy), as_record(kb)});
 
   ASSERT_EQ(sink.kernels.size(), 2u);
+  EXPECT_EQ(sink.symbols.size(), 2u);  // not reported again by the records
   EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
   EXPECT_EQ(sink.kernels[1].dispatch_id, sink.asked[1].dispatch_id);
   ASSERT_EQ(sink.ends.size(), 2u);
