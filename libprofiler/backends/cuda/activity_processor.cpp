@@ -33,25 +33,43 @@ uint64_t activity_processor::kernel_id_locked(const std::string& name) {
   return id;
 }
 
-uint64_t activity_processor::kernel_id_for_name(const std::string& name) {
+uint64_t activity_processor::kernel_id_at_launch(
+    const std::string& name, const std::function<bool(function_resources&)>& describe) {
+  {
+    std::lock_guard<std::mutex> lock{mutex_};
+    if (symbols_reported_.count(name) != 0) return kernel_id_locked(name);
+  }
+  function_resources r;  // a driver call: not under the lock the buffer thread takes
+  if (describe && !describe(r)) r = function_resources{};
   std::lock_guard<std::mutex> lock{mutex_};
-  return kernel_id_locked(name);
+  const uint64_t id = kernel_id_locked(name);
+  report_symbol_locked(name, id, r);
+  return id;
+}
+
+void activity_processor::report_symbol_locked(const std::string& name, uint64_t id,
+                                              const function_resources& r) {
+  if (!symbols_reported_.insert(name).second) return;
+  kernel_symbol_event s;
+  s.kernel_id = id;
+  s.mangled_name = name.c_str();
+  const auto module = code_object_of_.find(name);
+  if (module != code_object_of_.end()) s.code_object_id = module->second;
+  s.static_shared_memory = r.static_shared_memory;
+  s.local_memory_per_thread = r.local_memory_per_thread;
+  s.registers_per_thread = r.registers_per_thread;
+  sink_.kernel_symbol(s);
 }
 
 uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
   const std::string key = k.name != nullptr ? k.name : "";
   const uint64_t id = kernel_id_locked(key);
-  if (!symbols_reported_.insert(key).second) return id;
-  kernel_symbol_event s;
-  s.kernel_id = id;
-  s.mangled_name = key.c_str();
-  const auto module = code_object_of_.find(key);
-  if (module != code_object_of_.end()) s.code_object_id = module->second;
-  s.static_shared_memory =
+  function_resources r;
+  r.static_shared_memory =
       k.staticSharedMemory > 0 ? static_cast<uint32_t>(k.staticSharedMemory) : 0;
-  s.local_memory_per_thread = k.localMemoryPerThread;
-  s.registers_per_thread = k.registersPerThread;
-  sink_.kernel_symbol(s);
+  r.local_memory_per_thread = k.localMemoryPerThread;
+  r.registers_per_thread = k.registersPerThread;
+  report_symbol_locked(key, id, r);
   return id;
 }
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -51,9 +52,13 @@ class activity_processor {
   // Dispatch ids are 1..N per process. While counting, launches take theirs at launch time
   // (the counting service names the dispatch before it runs) and records keep them.
   uint64_t next_dispatch_id() { return next_dispatch_.fetch_add(1, std::memory_order_relaxed); }
-  // The kernel id of a kernel name, given on first sight; its kernel symbol is reported when
-  // the first record of it arrives (with the record's resources).
-  uint64_t kernel_id_for_name(const std::string& name);
+  // The kernel id of a counted launch's kernel. On first sight of the name its kernel symbol is
+  // reported now, with the resources `describe` gives (asked only then, outside the lock), so
+  // the tool knows the kernel (its name filter) before it decides about this dispatch; the
+  // kernel's records later take the id and report nothing again. Tracing without counters
+  // never comes here: there the first record reports the symbol.
+  uint64_t kernel_id_at_launch(const std::string& name,
+                               const std::function<bool(function_resources&)>& describe);
   // Counted graph launches: their kernel records take the ids given at launch, and their
   // kernel and device-to-device copy records tell which range is whose.
   void set_graph_counting(graph_counting* graphs) { graphs_ = graphs; }
@@ -72,6 +77,8 @@ class activity_processor {
   }
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
   uint64_t kernel_id_locked(const std::string& name);
+  // Reports `name`'s symbol unless it was; the resources are the first record's or launch's.
+  void report_symbol_locked(const std::string& name, uint64_t id, const function_resources& r);
   uint64_t dispatch_id_of(const CUpti_ActivityKernel10& k, const kernel_event& e,
                           uint64_t launch_dispatch_id);
   void deliver(std::vector<finished_dispatch>& ready);

@@ -127,6 +127,14 @@ struct code_object_event {
   uint64_t timestamp_ns = 0;
 };
 
+// What a kernel record says about a function's resources; at a counted launch the driver says
+// it (cuFuncGetAttribute) before any record of the kernel exists.
+struct function_resources {
+  uint32_t registers_per_thread = 0;
+  uint32_t static_shared_memory = 0;
+  uint32_t local_memory_per_thread = 0;
+};
+
 struct kernel_symbol_event {
   uint64_t kernel_id = 0;
   uint64_t code_object_id = 0;         // the module whose cubin defines it (0: none seen)

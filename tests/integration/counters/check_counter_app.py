@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Per-kernel counters on the H100 through the public SDK counter API (issue 10, items 1, 6, 7):
-runs tests/apps/counter_app under counter_check_tool (LD_PRELOAD) and checks, for every
-dispatch, against what the program says its kernels do:
+runs tests/apps/counter_app under counter_check_tool (LD_PRELOAD) with the CUDA plugin injected
+(CUDA_INJECTION64_PATH: on NVIDIA the driver loads the backend; a tool preloaded alone has no
+backend to talk to, so this is what rocprofv3 and tests/integration/samples do too), and checks,
+for every dispatch, against what the program says its kernels do:
   * SQ_WAVES and smsp__warps_launched.sum = the launched warps, exactly;
   * FFMA thread instructions of fma_loop, exactly;
   * FETCH_SIZE x 1024 and dram__bytes_read.sum, WRITE_SIZE x 1024 and dram__bytes_write.sum of
@@ -13,7 +15,9 @@ dispatch, against what the program says its kernels do:
 It prints each measured value's ratio to the expected one, the passes, and the wall times of
 the program alone, under the tool with no dispatch selected, and with every dispatch counted.
 
-usage: check_counter_app.py COUNTER_APP COUNTER_CHECK_TOOL WORK_DIR
+usage: check_counter_app.py COUNTER_APP COUNTER_CHECK_TOOL WORK_DIR [CUDA_PLUGIN]
+CUDA_PLUGIN defaults to rocprofiler-sdk/librocprofiler-sdk-cuda.so beside the tool (the build
+tree's and the install's lib/ layout); the core is looked up beside the plugin's folder.
 exit 77 (CTest skip) without a GPU.
 """
 import json
@@ -37,11 +41,18 @@ MULTI_PASS = ["SQ_WAVES", "smsp__inst_executed.sum", "sm__cycles_elapsed.max",
               "gpc__cycles_elapsed.max"]
 
 
+PLUGIN = None
+
+
 def run(app, tool, work, tag, counters, select="all", args=()):
     out = os.path.join(work, f"{tag}.jsonl")
     env = dict(os.environ)
     if tool:
-        env.update(LD_PRELOAD=tool, COUNTER_CHECK_OUTPUT=out, COUNTER_CHECK_COUNTERS=",".join(counters),
+        core_dir = os.path.dirname(os.path.dirname(os.path.abspath(PLUGIN)))
+        env.update(LD_PRELOAD=tool, CUDA_INJECTION64_PATH=PLUGIN,
+                   LD_LIBRARY_PATH=os.pathsep.join(
+                       p for p in (core_dir, os.environ.get("LD_LIBRARY_PATH")) if p),
+                   COUNTER_CHECK_OUTPUT=out, COUNTER_CHECK_COUNTERS=",".join(counters),
                    COUNTER_CHECK_SELECT=select)
     t0 = time.monotonic()
     p = subprocess.run([app, *args], env=env, capture_output=True, text=True, timeout=600)
@@ -127,8 +138,15 @@ def check_run(c, tag, rows, expect, summary, counters, exact_only=False):
 
 
 def main():
+    global PLUGIN
     app, tool, work = sys.argv[1:4]
+    PLUGIN = sys.argv[4] if len(sys.argv) > 4 else os.path.join(
+        os.path.dirname(os.path.abspath(tool)), "rocprofiler-sdk", "librocprofiler-sdk-cuda.so")
     cc.require_gpu("counters.counter_app")
+    print(f"   tool {tool}, CUDA plugin {PLUGIN}")
+    if not os.path.exists(PLUGIN):
+        print(f"FAIL the CUDA plugin {PLUGIN} does not exist")
+        return 1
     os.makedirs(work, exist_ok=True)
     c = cc.checker("counter_app")
 

@@ -103,6 +103,7 @@ def unknown_counters(c):
 
 
 def multi_pass_group(c):
+    gpu_multipass_group(c)
     out = fresh("multipass")
     p = run(["--counter-chip", "GH100", "--pmc"] + BIG_GROUP + ["-d", out] + app())
     expect_error(c, p, out, "hardware passes on sm_90", "--replay-mode kernel")
@@ -127,6 +128,21 @@ def multi_pass_group(c):
         names += env.get("ROCPROF_COUNTERS", "pmc: ")[5:].split()
         c.check("ROCPROF_KERNEL_REPLAY" not in env, f"{d}: no kernel replay")
     c.eq(sorted(names), sorted(BIG_GROUP), "every counter in exactly one run")
+
+
+def gpu_multipass_group(c):
+    """The GPU check's group (check_cli_counters_gpu.py multipass) must be refused before launch
+    without --replay-mode, and its suggested split accepted: on the H100 its former group (9
+    metrics) fitted CUPTI's one-pass plan, so nothing was refused."""
+    out = fresh("gpu_multipass")
+    p = run(["--counter-chip", "GH100", "--pmc"] + cc.MULTIPASS_GROUP + ["-d", out] + app())
+    expect_error(c, p, out, "need 2 hardware passes on sm_90", "--replay-mode kernel")
+    split = [a for g in cc.MULTIPASS_SPLIT for a in ["--pmc"] + g]
+    p = run(["--counter-chip", "GH100"] + split + ["-d", out] + app())
+    c.eq(p.returncode, 0, "the GPU check's split (one pass per --pmc) is accepted")
+    passes = sorted(d for d in os.listdir(out) if d.startswith("pass_")) if p.returncode == 0 else []
+    c.eq([(recorded(os.path.join(out, d)) or {}).get("ROCPROF_COUNTERS") for d in passes],
+         ["pmc: " + " ".join(g) for g in cc.MULTIPASS_SPLIT], "one run per group of the split")
 
 
 def definitions_file(directory, name, counter, expression):

@@ -49,7 +49,7 @@ ct="$work/ctest"; mkdir -p "$ct"
   fi
   # Per-kernel counters through the SDK counter API (tests/integration/counters).
   if [ -x "$prefix/bin/counter_app" ] && [ -f "$prefix/lib/libcounter_check_tool.so" ]; then
-    echo "add_test(counters.counter_app $py $root/tests/integration/counters/check_counter_app.py $prefix/bin/counter_app $prefix/lib/libcounter_check_tool.so $work/counters_sdk)"
+    echo "add_test(counters.counter_app $py $root/tests/integration/counters/check_counter_app.py $prefix/bin/counter_app $prefix/lib/libcounter_check_tool.so $work/counters_sdk $plugin)"
     echo 'set_tests_properties(counters.counter_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)'
   fi
   # The sample tools (tests/integration/samples), when the bundle carries them.

@@ -97,6 +97,15 @@ class synthetic_range_profiler final : public range_profiler_api {
     return stream != nullptr && stream == capturing;
   }
   CUstream capturing = nullptr;  // the stream a test says is being captured into a graph
+  // What cuFuncGetAttribute says of every function; the functions asked, in order.
+  bool resources_known = true;
+  function_resources resources;
+  std::vector<CUfunction> described;
+  bool resources_of(CUfunction function, function_resources& out) override {
+    described.push_back(function);
+    if (resources_known) out = resources;
+    return resources_known;
+  }
 
   size_t count(const std::string& call) const {
     size_t n = 0;

@@ -7,8 +7,7 @@
 
 #include <vector>
 
-#include "counters/counter_sets.hpp"
-#include "cupti_session.hpp"
+#include "counting_session.hpp"
 #include "recording_sink.hpp"
 #include "synthetic_cupti.hpp"
 #include "synthetic_range_profiler.hpp"
@@ -71,24 +70,8 @@ struct counting_fixture : testing::Test {
 
   void SetUp() override {
     sink.domains[static_cast<size_t>(cuda_domain::kernel_dispatch)] = true;
-    counter_sets& sets = plugin_counter_sets();
-    sets.configure(&host, [](int) { return std::string(); });
-    gpu_agent device;
-    device.compute_major = 9;
-    device.sm_count = 132;
-    sets.add_agent(0, device);  // the processor knows no device here: agent 0
-    uint64_t passes = 0;
-    std::string why;
-    ASSERT_EQ(
-        sets.create(0, {"smsp__warps_launched.sum", "dram__bytes_read.sum"}, sink.set, passes, why),
-        ROCPROFILER_STATUS_SUCCESS)
-        << why;
-    session = std::make_unique<cupti_session>(api, sink);
-    session->set_counter_api_provider([this](range_profiler_api*& t, profiler_host_api*& h) {
-      t = &target;
-      h = &host;
-    });
-    ASSERT_EQ(session->start(), session_state::running);
+    test::create_counter_set(host, {"smsp__warps_launched.sum", "dram__bytes_read.sum"}, sink.set);
+    session = test::start_counting_session(api, sink, target, host);
   }
   void TearDown() override { session->stop(); }
 
@@ -235,6 +218,10 @@ TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
   EXPECT_EQ(sink.asked[0].grid_size.x, 4096u);
   EXPECT_EQ(sink.asked[1].workgroup_size.x, 64u);
   EXPECT_TRUE(sink.ends.empty());  // values wait for the records
+  // The nodes' kernels are known before the launch is decided (the tool's kernel filter).
+  EXPECT_EQ(sink.symbols,
+            (std::vector<std::pair<uint64_t, std::string>>{{sink.asked[0].kernel_id, "_Z1av"},
+                                                           {sink.asked[1].kernel_id, "_Z1bv"}}));
 
   const auto ka = kernel_record(90, "_Z1av", 16, 256, 100, 1);
   CUpti_ActivityMemcpy6 copy{};
@@ -248,6 +235,7 @@ TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
   deliver({as_record(ka), as_record(copy), as_record(kb)});
 
   ASSERT_EQ(sink.kernels.size(), 2u);
+  EXPECT_EQ(sink.symbols.size(), 2u);  // not reported again by the records
   EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
   EXPECT_EQ(sink.kernels[1].dispatch_id, sink.asked[1].dispatch_id);
   ASSERT_EQ(sink.ends.size(), 2u);

@@ -103,7 +103,11 @@ rocprofiler_kernel_dispatch_info_t launch_counting::dispatch_info(const CUpti_Ca
   if (cb.context != nullptr && api_.device_id(cb.context, &device) == CUPTI_SUCCESS)
     info.agent_id.handle = processor_.agent_of_device(device);
   info.queue_id.handle = cb.contextUid;  // kernel records carry the context id as queue
-  info.kernel_id = processor_.kernel_id_for_name(name);
+  // The first counted launch of a kernel reports its symbol (the tool's kernel filter needs the
+  // name before it decides); the driver gives the resources its records would carry.
+  info.kernel_id = processor_.kernel_id_at_launch(name, [&](function_resources& r) {
+    return s.function != nullptr && ensure_apis() && target_->resources_of(s.function, r);
+  });
   info.dispatch_id = dispatch_id;
   info.group_segment_size = s.shared;  // dynamic shared memory (the static part is in the symbol)
   info.workgroup_size = rocprofiler_dim3_t{s.block[0], s.block[1], s.block[2]};
@@ -199,6 +203,7 @@ void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const lau
   uint64_t set = 0;
   for (const graph_kernel_node& n : nodes) {
     launch_shape shape;
+    shape.function = n.function;
     std::copy(n.grid, n.grid + 3, shape.grid);
     std::copy(n.block, n.block + 3, shape.block);
     shape.shared = n.dynamic_shared_memory;

@@ -40,6 +40,7 @@ struct driver_graph_table {
   decltype(&::cuFuncGetName) func_name = nullptr;
   decltype(&::cuKernelGetName) kernel_name = nullptr;
   decltype(&::cuStreamIsCapturing) is_capturing = nullptr;
+  decltype(&::cuFuncGetAttribute) func_attribute = nullptr;
 };
 
 class range_profiler_dl_api final : public range_profiler_api {
@@ -144,6 +145,18 @@ class range_profiler_dl_api final : public range_profiler_api {
       return {};
     return name;
   }
+  bool resources_of(CUfunction function, function_resources& out) override {
+    if (d_.func_attribute == nullptr || function == nullptr) return false;
+    int registers = 0, shared = 0, local = 0;
+    if (d_.func_attribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function) != CUDA_SUCCESS ||
+        d_.func_attribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function) != CUDA_SUCCESS ||
+        d_.func_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function) != CUDA_SUCCESS)
+      return false;
+    out.registers_per_thread = static_cast<uint32_t>(registers);
+    out.static_shared_memory = static_cast<uint32_t>(shared);
+    out.local_memory_per_thread = static_cast<uint32_t>(local);
+    return true;
+  }
   bool stream_capturing(CUstream stream) override {
     CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
     return d_.is_capturing != nullptr && d_.is_capturing(stream, &status) == CUDA_SUCCESS &&
@@ -237,6 +250,7 @@ std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib
     resolve_symbol(cuda, "cuFuncGetName", d.func_name);
     resolve_symbol(cuda, "cuKernelGetName", d.kernel_name);
     resolve_symbol(cuda, "cuStreamIsCapturing", d.is_capturing);
+    resolve_symbol(cuda, "cuFuncGetAttribute", d.func_attribute);
   }
   return std::make_unique<range_profiler_dl_api>(t, d);
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_events.hpp"
 #include "cupti_loader.hpp"
 
 namespace rocprof::cuda {
@@ -55,6 +56,9 @@ class range_profiler_api {
   virtual bool graph_kernel_nodes(CUgraph graph, std::vector<graph_kernel_node>& nodes) = 0;
   // The mangled name of a kernel function (cuFuncGetName); "" when unknown.
   virtual std::string function_name(CUfunction function) = 0;
+  // The function's registers, static shared memory and local memory; false when the driver
+  // cannot say (the symbol is then reported without them).
+  virtual bool resources_of(CUfunction /*function*/, function_resources& /*out*/) { return false; }
   // Whether `stream` is being captured into a graph (cuStreamIsCapturing): a launch there runs
   // nothing yet, and starting the range profiler inside a capture breaks the capture.
   virtual bool stream_capturing(CUstream /*stream*/) { return false; }
