@@ -179,9 +179,9 @@ void cupti_session::enable_callbacks() {
   // What needs the launching thread at launch time (launch_callbacks_needed in the README):
   // counting, PC sampling's launch ids, API tracing (its callbacks see the launches anyway),
   // and external ids pushed or requested for the launched work.
-  bool use_records = trace_activity_ && attribute_by_api_records(counting || sampler_ || runtime ||
-                                                                 driver ||
-                                                                 sink_.launch_time_ids_needed());
+  bool use_records =
+      trace_activity_ && attribute_by_api_records(counting || sampler_ || runtime || driver ||
+                                                  sink_.launch_time_ids_needed());
 
   struct domain_plan {
     CUpti_CallbackDomain domain;

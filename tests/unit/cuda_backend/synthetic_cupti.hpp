@@ -23,6 +23,10 @@ class synthetic_cupti final : public cupti_api {
   std::vector<const CUpti_Activity*> buffer_records;  // served by next_record
   size_t next_index = 0;
   size_t dropped = 0;
+  // Per-API activity records (cuptiActivityEnableRuntimeApi/DriverApi, cuptiSetThreadIdType):
+  // off by default, like a libcupti without them, so the launch-callback path stays the default.
+  bool api_records_supported = false;
+  std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> api_records_enabled;
 
   const char* result_string(CUptiResult) override { return "synthetic"; }
   CUptiResult subscribe(CUpti_SubscriberHandle* sub, CUpti_CallbackFunc, void*,
@@ -64,6 +68,16 @@ class synthetic_cupti final : public cupti_api {
   CUptiResult activity_disable(CUpti_ActivityKind kind) override {
     calls.push_back("activity_disable:" + std::to_string(static_cast<int>(kind)));
     return CUPTI_SUCCESS;
+  }
+  CUptiResult activity_enable_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                  uint8_t on) override {
+    if (!api_records_supported) return CUPTI_ERROR_NOT_SUPPORTED;
+    if (on != 0) api_records_enabled.emplace_back(domain, cbid);
+    return CUPTI_SUCCESS;
+  }
+  CUptiResult use_system_thread_ids() override {
+    calls.emplace_back("use_system_thread_ids");
+    return api_records_supported ? CUPTI_SUCCESS : CUPTI_ERROR_NOT_SUPPORTED;
   }
   CUptiResult register_buffer_callbacks(CUpti_BuffersCallbackRequestFunc,
                                         CUpti_BuffersCallbackCompleteFunc) override {
