@@ -112,6 +112,17 @@ class synthetic_cupti final : public cupti_api {
   }
   CUptiResult finalize() override { return CUPTI_SUCCESS; }
 
+  // A few callback ids with the names CUPTI gives them (any ids: this wrapper names them).
+  static constexpr uint32_t launch_cbid = 211, malloc_cbid = 20, memcpy_cbid = 31;
+  static constexpr uint32_t driver_launch_cbid = 307, driver_other_cbid = 17;
+  void name_launch_calls() {
+    names[{CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid}] = "cudaLaunchKernel_v7000";
+    names[{CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid}] = "cudaMalloc_v3020";
+    names[{CUPTI_CB_DOMAIN_RUNTIME_API, memcpy_cbid}] = "cudaMemcpy_v3020";
+    names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid}] = "cuLaunchKernel";
+    names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_other_cbid}] = "cuCtxGetDevice";
+  }
+
   size_t index_of(const std::string& call) const {
     for (size_t i = 0; i < calls.size(); ++i)
       if (calls[i] == call) return i;

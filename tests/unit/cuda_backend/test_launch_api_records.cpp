@@ -23,18 +23,28 @@ const CUpti_Activity& as_record(const T& r) {
   return *static_cast<const CUpti_Activity*>(static_cast<const void*>(&r));
 }
 
-constexpr uint32_t launch_cbid = 211;
-constexpr uint32_t malloc_cbid = 20;
-constexpr uint32_t memcpy_cbid = 31;
-constexpr uint32_t driver_launch_cbid = 307;
-constexpr uint32_t driver_other_cbid = 17;
+using names = test::synthetic_cupti;
+constexpr uint32_t launch_cbid = names::launch_cbid;
+constexpr uint32_t malloc_cbid = names::malloc_cbid;
+constexpr uint32_t memcpy_cbid = names::memcpy_cbid;
+constexpr uint32_t driver_launch_cbid = names::driver_launch_cbid;
+constexpr uint32_t driver_other_cbid = names::driver_other_cbid;
 
 void name_callbacks(test::synthetic_cupti& api) {
-  api.names[{CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid}] = "cudaLaunchKernel_v7000";
-  api.names[{CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid}] = "cudaMalloc_v3020";
-  api.names[{CUPTI_CB_DOMAIN_RUNTIME_API, memcpy_cbid}] = "cudaMemcpy_v3020";
-  api.names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid}] = "cuLaunchKernel";
-  api.names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_other_cbid}] = "cuCtxGetDevice";
+  api.name_launch_calls();
+}
+
+// cudaLaunchKernel with CUPTI id `cupti_id` on this thread, seen by the launch callbacks.
+void launch_by_callback(cupti_session& s, uint32_t cupti_id) {
+  uint64_t slot = 0;
+  CUpti_CallbackData cb{};
+  cb.functionName = "cudaLaunchKernel";
+  cb.correlationId = cupti_id;
+  cb.correlationData = &slot;
+  cb.callbackSite = CUPTI_API_ENTER;
+  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
+  cb.callbackSite = CUPTI_API_EXIT;
+  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
 }
 
 template <typename List>
@@ -165,15 +175,7 @@ TEST_F(kernel_only, api_records_give_what_the_launch_callbacks_gave) {
   cupti_session by_callback{cb_api, cb_sink};
   ASSERT_EQ(by_callback.start(), session_state::running);
   EXPECT_FALSE(by_callback.attributes_by_api_records());
-  uint64_t slot = 0;
-  CUpti_CallbackData cb{};
-  cb.functionName = "cudaLaunchKernel";
-  cb.correlationId = 60;
-  cb.correlationData = &slot;
-  cb.callbackSite = CUPTI_API_ENTER;
-  by_callback.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
-  cb.callbackSite = CUPTI_API_EXIT;
-  by_callback.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
+  launch_by_callback(by_callback, 60);
   const auto k = kernel_record(60);
   deliver(by_callback, cb_api, {&as_record(k)});
 
@@ -228,15 +230,7 @@ TEST_F(kernel_only, reconfigure_turns_callbacks_on_and_their_ids_win) {
   s.reconfigure();
   EXPECT_TRUE(has(api.enabled_callbacks, CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid));
   test::recording_sink::thread_external = 55;
-  uint64_t slot = 0;
-  CUpti_CallbackData cb{};
-  cb.functionName = "cudaLaunchKernel";
-  cb.correlationId = 80;
-  cb.correlationData = &slot;
-  cb.callbackSite = CUPTI_API_ENTER;
-  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
-  cb.callbackSite = CUPTI_API_EXIT;
-  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
+  launch_by_callback(s, 80);
   test::recording_sink::thread_external = 0;
   const auto k = kernel_record(80);
   const auto rt = api_record(CUPTI_ACTIVITY_KIND_RUNTIME, launch_cbid, 80, 1);
