@@ -53,6 +53,10 @@ def main() -> int:
         "torch.profiler": loop + ["--profiler", "torch"],
         "rocprofv3 --kernel-trace": [args.rocprofv3, "--kernel-trace", "-d",
                                      os.path.join(work, "kernel"), "--"] + loop,
+        # The kernel-only path before issue 15 (a launch callback per launch), for comparison.
+        "--kernel-trace, callbacks": ["env", "ROCPROF_CUDA_LAUNCH_CALLBACKS=1", args.rocprofv3,
+                                      "--kernel-trace", "-d", os.path.join(work, "kernel_cb"),
+                                      "--"] + loop,
         "rocprofv3 --sys-trace": [args.rocprofv3, "--sys-trace", "-d",
                                   os.path.join(work, "sys"), "--"] + loop,
     }

@@ -48,6 +48,7 @@ void contexts_changed() {
     requests |= ctx->external_requests.kinds;
   }
   g_external_request_kinds.store(requests, std::memory_order_relaxed);
+  kinds.external_request_kinds = requests;
   add_pc_sampling_requests(kinds);
   for (size_t w = 0; w < ROCPROF_BACKEND_KIND_WORDS; ++w) {
     g_buffer_kinds[w].store(kinds.buffer_kinds[w], std::memory_order_relaxed);

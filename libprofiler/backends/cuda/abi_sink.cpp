@@ -83,6 +83,24 @@ void abi_sink::emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0
                                  &r);
 }
 
+bool abi_sink::launch_time_ids_needed() {
+  // A core that does not say which request services exist may have some: keep the hook.
+  if (kinds_.size < offsetof(rocprof_enabled_kinds_t, external_request_kinds) +
+                        sizeof(kinds_.external_request_kinds))
+    return true;
+  uint64_t work_requests = 0;
+  for (rocprofiler_external_correlation_id_request_kind_t k :
+       {ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+        ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,
+        ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_SET,
+        ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION})
+    work_requests |= uint64_t{1} << k;
+  // Tools push external ids for ranges from their marker callbacks (the tool's --kernel-rename).
+  return (kinds_.external_request_kinds & work_requests) != 0 ||
+         callback_kind(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API) ||
+         callback_kind(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API);
+}
+
 bool abi_sink::owns_agent(uint64_t agent) const {
   std::lock_guard<std::mutex> lock(agents_mutex_);
   for (uint64_t a : gpu_agents_)

@@ -44,6 +44,7 @@ class abi_sink final : public backend_sink {
                     uint64_t start_ns, uint64_t end_ns) override;
   bool request_external_id(cuda_domain work, uint32_t operation, uint64_t internal_id,
                            uint64_t* external) override;
+  bool launch_time_ids_needed() override;
   uint64_t pc_sampling_interval() override;
   void emit_pc_sample(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) override;
   // Whether `agent` is one this backend registered (PC sampling configurations).

@@ -25,6 +25,52 @@ correlation_entry activity_processor::resolve(uint32_t cupti_id) {
   return e;
 }
 
+void activity_processor::set_join_api_records(bool on) {
+  std::lock_guard<std::mutex> lock{mutex_};
+  join_api_records_ = on;
+}
+
+bool activity_processor::awaits_api_record(uint32_t cupti_id) const {
+  correlation_entry unused;
+  return join_api_records_ && cupti_id != 0 && !correlations_.get(cupti_id, unused);
+}
+
+void activity_processor::emit_waiting(waiting_work& w, const correlation_entry& c) {
+  std::visit(
+      [&](auto& e) {
+        apply(e, c);
+        sink_.emit(e);
+      },
+      w);
+}
+
+void activity_processor::api_record(const CUpti_ActivityAPI& a) {
+  ++counts_.api;
+  correlation_entry c;
+  // A launch callback that saw the call (external ids, counting) has the last word.
+  if (!correlations_.get(a.correlationId, c)) {
+    c.correlation_id = sink_.next_correlation_id();
+    c.tid = static_cast<int64_t>(a.threadId);
+    correlations_.put(a.correlationId, c);
+  }
+  const auto range = waiting_.equal_range(a.correlationId);
+  for (auto it = range.first; it != range.second; ++it)
+    emit_waiting(it->second, c);
+  waiting_.erase(range.first, range.second);
+}
+
+void activity_processor::release_waiting() {
+  std::lock_guard<std::mutex> lock{mutex_};
+  for (auto& [cupti_id, work] : waiting_)
+    emit_waiting(work, resolve(cupti_id));
+  waiting_.clear();
+}
+
+size_t activity_processor::waiting() const {
+  std::lock_guard<std::mutex> lock{mutex_};
+  return waiting_.size();
+}
+
 uint64_t activity_processor::kernel_id_locked(const std::string& name) {
   auto it = kernel_ids_.find(name);
   if (it != kernel_ids_.end()) return it->second;
@@ -123,21 +169,23 @@ void activity_processor::process(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
       kernel_event e = translate(k);
-      const correlation_entry c = resolve(k.correlationId);
-      e.correlation_id = c.correlation_id;
-      e.external_id = c.external_id;
-      e.tid = c.tid;
+      const bool waits = awaits_api_record(k.correlationId);
+      const correlation_entry c = waits ? correlation_entry{} : resolve(k.correlationId);
       e.agent_id = agent_of(k.deviceId);
       e.kernel_id = kernel_id_of(k);
       e.dispatch_id = dispatch_id_of(k, e, c.dispatch_id);
       ++counts_.kernels;
+      if (waits) {
+        waiting_.emplace(k.correlationId, waiting_work{e});
+        break;
+      }
+      apply(e, c);
       sink_.emit(e);
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
       memcpy_event e = translate(m);
-      attach_launch(e, m.correlationId);
       if (graphs_ != nullptr && m.graphId != 0 && e.direction == copy_direction::device_to_device) {
         std::vector<finished_dispatch> ready;
         graphs_->copy_record(m.correlationId, e.start_ns, ready);  // a copy node's range
@@ -151,37 +199,42 @@ void activity_processor::process(const CUpti_Activity& record) {
       e.src_agent_id = src_host ? host : dev;
       e.dst_agent_id = dst_host ? host : dev;
       ++counts_.memcpys;
-      sink_.emit(e);
+      emit_attached(e, m.correlationId);
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY2: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record);
       memcpy_event e = translate(m);
-      attach_launch(e, m.correlationId);
       e.src_agent_id = agent_of(m.srcDeviceId);
       e.dst_agent_id = agent_of(m.dstDeviceId);
       ++counts_.memcpys;
-      sink_.emit(e);
+      emit_attached(e, m.correlationId);
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemset4&>(record);
       memset_event e = translate(m);
-      attach_launch(e, m.correlationId);
       e.agent_id = agent_of(m.deviceId);
       ++counts_.memsets;
-      sink_.emit(e);
+      emit_attached(e, m.correlationId);
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMORY2: {
       const auto& m = reinterpret_cast<const CUpti_ActivityMemory4&>(record);
       allocation_event e = translate(m);
-      attach_launch(e, m.correlationId);
       e.agent_id = e.operation == allocation_op::allocate ? agent_of(m.deviceId) : 0;
       ++counts_.allocations;
-      sink_.emit(e);
+      emit_attached(e, m.correlationId);
       break;
     }
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      if (!join_api_records_) {
+        ++counts_.other;
+        break;
+      }
+      api_record(reinterpret_cast<const CUpti_ActivityAPI&>(record));
+      break;
     default:
       ++counts_.other;
       break;

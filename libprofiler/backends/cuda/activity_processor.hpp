@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <variant>
 #include <vector>
 
 #include "backend_sink.hpp"
@@ -33,6 +34,15 @@ class activity_processor {
 
   // agents[device ordinal] = agent id from backend_sink::register_gpu.
   void set_device_agents(std::vector<uint64_t> agents);
+
+  // Launch attribution without callbacks: GPU work whose launch no callback recorded waits
+  // for the API activity record (CUPTI_ACTIVITY_KIND_RUNTIME/_DRIVER) with its correlation id,
+  // which names the launching thread; the core id is given when that record is processed.
+  void set_join_api_records(bool on);
+  // Delivers the work still waiting for an API record (after the final forced flush no more
+  // come): it gets a fresh core id and no thread, as work no callback saw did before.
+  void release_waiting();
+  size_t waiting() const;
 
   // Walks one completed buffer with cuptiActivityGetNextRecord (through `api`).
   void process_buffer(cupti_api& api, uint8_t* buffer, size_t valid_size);
@@ -69,12 +79,27 @@ class activity_processor {
   correlation_entry resolve(uint32_t cupti_id);
   // Gives GPU work the core correlation id, external id and thread its launch recorded.
   template <typename Event>
-  void attach_launch(Event& e, uint32_t cupti_id) {
-    const correlation_entry c = resolve(cupti_id);
+  static void apply(Event& e, const correlation_entry& c) {
     e.correlation_id = c.correlation_id;
     e.external_id = c.external_id;
     e.tid = c.tid;
   }
+  // Whether GPU work of this CUPTI id must wait for its API record (joining, not seen yet).
+  bool awaits_api_record(uint32_t cupti_id) const;
+  // Emits the event with its launch's ids, or keeps it until its API record arrives.
+  template <typename Event>
+  void emit_attached(Event& e, uint32_t cupti_id) {
+    if (awaits_api_record(cupti_id)) {
+      waiting_.emplace(cupti_id, waiting_work{e});
+      return;
+    }
+    apply(e, resolve(cupti_id));
+    sink_.emit(e);
+  }
+  // An API activity record: the launch's thread, and the work that waited for it.
+  void api_record(const CUpti_ActivityAPI& a);
+  using waiting_work = std::variant<kernel_event, memcpy_event, memset_event, allocation_event>;
+  void emit_waiting(waiting_work& w, const correlation_entry& c);
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
   uint64_t kernel_id_locked(const std::string& name);
   // Reports `name`'s symbol unless it was; the resources are the first record's or launch's.
@@ -91,6 +116,8 @@ class activity_processor {
   std::unordered_set<std::string> symbols_reported_;
   graph_counting* graphs_ = nullptr;
   std::unordered_map<std::string, uint64_t> code_object_of_;  // function name -> code object
+  bool join_api_records_ = false;
+  std::unordered_multimap<uint32_t, waiting_work> waiting_;  // CUPTI correlation id -> work
   mutable std::mutex mutex_;
   activity_counts counts_;
 };

@@ -76,6 +76,11 @@ class backend_sink {
     (void)work, (void)operation, (void)internal_id, (void)external;
     return false;  // sinks without a core have no tools to ask
   }
+  // Whether GPU work must learn something on its launching thread at launch time: an external
+  // id a tool pushes there (ROCTx/NVTX ranges through marker callbacks, e.g. --kernel-rename)
+  // or the request service for kernels, copies, sets or allocations. When false the session
+  // attributes work to its thread from CUPTI's API activity records, without launch callbacks.
+  virtual bool launch_time_ids_needed() { return false; }
   // PC sampling (pc_sampler.hpp): the interval a context asked for (0: none), and where the
   // aggregated samples go (the drain thread calls it).
   virtual uint64_t pc_sampling_interval() { return 0; }

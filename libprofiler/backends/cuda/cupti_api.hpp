@@ -27,6 +27,15 @@ class cupti_api {
                                     const char** name) = 0;
   virtual CUptiResult activity_enable(CUpti_ActivityKind kind) = 0;
   virtual CUptiResult activity_disable(CUpti_ActivityKind kind) = 0;
+  // Per-API activity records (CUPTI_ACTIVITY_KIND_RUNTIME / _DRIVER records of one callback id
+  // without enabling the whole kind). CUPTI_ERROR_NOT_SUPPORTED where libcupti lacks them.
+  virtual CUptiResult activity_enable_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                          uint8_t on) {
+    (void)domain, (void)cbid, (void)on;
+    return CUPTI_ERROR_NOT_SUPPORTED;
+  }
+  // API activity records name the OS thread (gettid), as the core's records do.
+  virtual CUptiResult use_system_thread_ids() { return CUPTI_ERROR_NOT_SUPPORTED; }
   virtual CUptiResult register_buffer_callbacks(CUpti_BuffersCallbackRequestFunc requested,
                                                 CUpti_BuffersCallbackCompleteFunc completed) = 0;
   virtual CUptiResult register_timestamp_callback(CUpti_TimestampCallbackFunc fn) = 0;
@@ -69,6 +78,17 @@ class cupti_dl_api final : public cupti_api {
   }
   CUptiResult activity_disable(CUpti_ActivityKind kind) override {
     return fn_.cuptiActivityDisable(kind);
+  }
+  CUptiResult activity_enable_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                  uint8_t on) override {
+    const auto fn = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? fn_.cuptiActivityEnableRuntimeApi
+                                                          : fn_.cuptiActivityEnableDriverApi;
+    return fn != nullptr ? fn(cbid, on) : CUPTI_ERROR_NOT_SUPPORTED;
+  }
+  CUptiResult use_system_thread_ids() override {
+    return fn_.cuptiSetThreadIdType != nullptr
+               ? fn_.cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM)
+               : CUPTI_ERROR_NOT_SUPPORTED;
   }
   CUptiResult register_buffer_callbacks(CUpti_BuffersCallbackRequestFunc requested,
                                         CUpti_BuffersCallbackCompleteFunc completed) override {

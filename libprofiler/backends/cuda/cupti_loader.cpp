@@ -30,6 +30,10 @@ bool resolve_all(void* handle, cupti_table& fn, std::string& missing) {
   if (fn.name == nullptr) missing += (missing.empty() ? "" : ", ") + std::string{#name};
   ROCPROF_CUPTI_FUNCTIONS(ROCPROF_CUPTI_RESOLVE)
 #undef ROCPROF_CUPTI_RESOLVE
+#define ROCPROF_CUPTI_RESOLVE_OPTIONAL(name) \
+  fn.name = reinterpret_cast<decltype(fn.name)>(dlsym(handle, #name));
+  ROCPROF_CUPTI_OPTIONAL_FUNCTIONS(ROCPROF_CUPTI_RESOLVE_OPTIONAL)
+#undef ROCPROF_CUPTI_RESOLVE_OPTIONAL
   return missing.empty();
 }
 

@@ -176,6 +176,12 @@ void cupti_session::enable_callbacks() {
   trace_code_objects_ = sink_.enabled(cuda_domain::code_objects) || n.kernels || sampler_;
   const bool runtime = sink_.enabled(cuda_domain::runtime_api);
   const bool driver = sink_.enabled(cuda_domain::driver_api);
+  // What needs the launching thread at launch time (launch_callbacks_needed in the README):
+  // counting, PC sampling's launch ids, API tracing (its callbacks see the launches anyway),
+  // and external ids pushed or requested for the launched work.
+  bool use_records =
+      trace_activity_ && attribute_by_api_records(counting || sampler_ || runtime || driver ||
+                                                  sink_.launch_time_ids_needed());
 
   struct domain_plan {
     CUpti_CallbackDomain domain;
@@ -199,7 +205,22 @@ void cupti_session::enable_callbacks() {
       if (traced) d.bits.set(cbid);
       const bool counted =
           counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && launch_counting::handles(cbid);
-      if (traced || counted || (trace_activity_ && callback_needed(name, n))) {
+      const bool launch = trace_activity_ && callback_needed(name, n);
+      if (launch && use_records) {
+        if (api_.activity_enable_api(d.domain, cbid, 1) == CUPTI_SUCCESS) {
+          ++api_record_cbids_;
+        } else {
+          // A libcupti without per-API records: callbacks from here on (and no waiting for
+          // records when none was asked for).
+          use_records = false;
+          launch_callbacks_ = true;
+          if (api_record_cbids_ == 0) {
+            api_records_ = false;
+            processor_.set_join_api_records(false);
+          }
+        }
+      }
+      if (traced || counted || (launch && !use_records)) {
         ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, d.domain, cbid));
       }
     }
@@ -212,6 +233,24 @@ void cupti_session::enable_callbacks() {
                          api_.enable_callback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, cbid));
     }
   }
+}
+
+bool cupti_session::attribute_by_api_records(bool launch_hooks_needed) {
+  const char* forced = std::getenv("ROCPROF_CUDA_LAUNCH_CALLBACKS");
+  if (forced != nullptr && *forced != '\0' && std::strcmp(forced, "0") != 0)
+    launch_hooks_needed = true;
+  if (launch_callbacks_ || launch_hooks_needed) {
+    launch_callbacks_ = true;
+    return false;
+  }
+  // API records name the OS thread only with the system thread id type (gettid, as ours).
+  if (!api_records_ && api_.use_system_thread_ids() != CUPTI_SUCCESS) {
+    launch_callbacks_ = true;
+    return false;
+  }
+  api_records_ = true;
+  processor_.set_join_api_records(true);
+  return true;
 }
 
 void cupti_session::reconfigure() {
@@ -367,6 +406,8 @@ void cupti_session::flush() {
   if (state_ != session_state::running) return;
   if (sampler_) sampler_->drain();
   ROCPROF_CUPTI_CALL(api_, api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  // A forced flush delivered every API record there is: work still waiting had none.
+  if (api_records_) processor_.release_waiting();
 }
 
 void cupti_session::stop() {

@@ -62,6 +62,8 @@ class cupti_session {
   }
 
   session_state state() const { return state_; }
+  // Whether launches are attributed without callbacks (API activity records).
+  bool attributes_by_api_records() const { return api_records_; }
   activity_counts counts() const { return processor_.counts(); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
   const std::string& conflict_owner() const { return conflict_owner_; }
@@ -81,6 +83,9 @@ class cupti_session {
 
  private:
   void enable_callbacks();
+  // Whether launches are attributed from API activity records rather than launch callbacks
+  // (decided at the first enable; once callbacks are needed they stay on).
+  bool attribute_by_api_records(bool launch_hooks_needed);
   void enable_activities();
   void register_agents_once();
   void start_pc_sampling_once();
@@ -113,6 +118,9 @@ class cupti_session {
   std::bitset<max_cbid> traced_runtime_, traced_driver_;
   bool trace_activity_ = false;
   bool trace_code_objects_ = false;
+  bool launch_callbacks_ = false;  // launch callbacks were needed once: they stay
+  bool api_records_ = false;       // launch-like calls give API activity records
+  uint32_t api_record_cbids_ = 0;  // how many calls were asked for API records
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> code_objects_{0};
   std::once_flag agents_once_;

@@ -29,6 +29,13 @@ namespace rocprof::cuda {
   X(cuptiGetDeviceId)                       \
   X(cuptiFinalize)
 
+// Optional entry points (resolved when present; a libcupti or stand-in without them still
+// traces): per-API activity records, which attribute launches without a callback per launch.
+#define ROCPROF_CUPTI_OPTIONAL_FUNCTIONS(X) \
+  X(cuptiActivityEnableRuntimeApi)          \
+  X(cuptiActivityEnableDriverApi)           \
+  X(cuptiSetThreadIdType)
+
 // The profiler host API (metric catalogue, config images, evaluation; works without a GPU). A
 // separate, optional table: metrics/profiler_host_loader.hpp resolves it from the same handle,
 // so a libcupti without it (or a stand-in for tests) still traces.
@@ -52,6 +59,7 @@ namespace rocprof::cuda {
 struct cupti_table {
 #define ROCPROF_CUPTI_MEMBER(name) decltype(&::name) name = nullptr;
   ROCPROF_CUPTI_FUNCTIONS(ROCPROF_CUPTI_MEMBER)
+  ROCPROF_CUPTI_OPTIONAL_FUNCTIONS(ROCPROF_CUPTI_MEMBER)
 };
 
 struct cupti_profiler_host_table {

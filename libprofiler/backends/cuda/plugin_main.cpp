@@ -222,7 +222,8 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
     if (notices_wanted(*sink)) std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
   } else {
     s.status = std::string{"running ("} + how + ", " + lib.path + ", CUPTI " +
-               std::to_string(lib.version) + ")";
+               std::to_string(lib.version) +
+               (s.session->attributes_by_api_records() ? ", launches from API records" : "") + ")";
   }
   if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
     std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
@@ -253,9 +254,10 @@ void flush_backend() {
     std::fprintf(
         stderr,
         "rocprofv3 [cuda]: flushed; so far %llu kernels, %llu copies, %llu memsets, "
-        "%llu allocations, %llu dropped\n",
+        "%llu allocations, %llu API records, %llu dropped\n",
         static_cast<unsigned long long>(c.kernels), static_cast<unsigned long long>(c.memcpys),
         static_cast<unsigned long long>(c.memsets), static_cast<unsigned long long>(c.allocations),
+        static_cast<unsigned long long>(c.api),
         static_cast<unsigned long long>(s.session->dropped()));
   }
 }

@@ -40,6 +40,8 @@ class recording_sink : public backend_sink {
     return 100 + agents.size();
   }
   uint64_t cpu_agent_id() override { return cpu_agent; }
+  bool launch_time_ids = false;  // a tool pushes or requests external ids for launched work
+  bool launch_time_ids_needed() override { return launch_time_ids; }
   void code_object_loaded(const code_object_event& e) override { code_objects.push_back(e); }
   void kernel_symbol(const kernel_symbol_event& e) override {
     symbols.emplace_back(e.kernel_id, e.mangled_name);

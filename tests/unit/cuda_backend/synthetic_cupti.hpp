@@ -23,6 +23,10 @@ class synthetic_cupti final : public cupti_api {
   std::vector<const CUpti_Activity*> buffer_records;  // served by next_record
   size_t next_index = 0;
   size_t dropped = 0;
+  // Per-API activity records (cuptiActivityEnableRuntimeApi/DriverApi, cuptiSetThreadIdType):
+  // off by default, like a libcupti without them, so the launch-callback path stays the default.
+  bool api_records_supported = false;
+  std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> api_records_enabled;
 
   const char* result_string(CUptiResult) override { return "synthetic"; }
   CUptiResult subscribe(CUpti_SubscriberHandle* sub, CUpti_CallbackFunc, void*,
@@ -65,6 +69,16 @@ class synthetic_cupti final : public cupti_api {
     calls.push_back("activity_disable:" + std::to_string(static_cast<int>(kind)));
     return CUPTI_SUCCESS;
   }
+  CUptiResult activity_enable_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                  uint8_t on) override {
+    if (!api_records_supported) return CUPTI_ERROR_NOT_SUPPORTED;
+    if (on != 0) api_records_enabled.emplace_back(domain, cbid);
+    return CUPTI_SUCCESS;
+  }
+  CUptiResult use_system_thread_ids() override {
+    calls.emplace_back("use_system_thread_ids");
+    return api_records_supported ? CUPTI_SUCCESS : CUPTI_ERROR_NOT_SUPPORTED;
+  }
   CUptiResult register_buffer_callbacks(CUpti_BuffersCallbackRequestFunc,
                                         CUpti_BuffersCallbackCompleteFunc) override {
     calls.emplace_back("register_buffer_callbacks");
@@ -97,6 +111,17 @@ class synthetic_cupti final : public cupti_api {
     return CUPTI_SUCCESS;
   }
   CUptiResult finalize() override { return CUPTI_SUCCESS; }
+
+  // A few callback ids with the names CUPTI gives them (any ids: this wrapper names them).
+  static constexpr uint32_t launch_cbid = 211, malloc_cbid = 20, memcpy_cbid = 31;
+  static constexpr uint32_t driver_launch_cbid = 307, driver_other_cbid = 17;
+  void name_launch_calls() {
+    names[{CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid}] = "cudaLaunchKernel_v7000";
+    names[{CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid}] = "cudaMalloc_v3020";
+    names[{CUPTI_CB_DOMAIN_RUNTIME_API, memcpy_cbid}] = "cudaMemcpy_v3020";
+    names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid}] = "cuLaunchKernel";
+    names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_other_cbid}] = "cuCtxGetDevice";
+  }
 
   size_t index_of(const std::string& call) const {
     for (size_t i = 0; i < calls.size(); ++i)

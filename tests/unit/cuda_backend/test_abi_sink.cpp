@@ -3,6 +3,7 @@
 // below records what it is handed; it is the test's stand-in for the core, not for the backend.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -116,6 +117,43 @@ TEST_F(abi_sink_test, enabled_domains_follow_the_kinds_the_core_asks_for) {
   EXPECT_TRUE(sink.api_traced(api_domain::runtime, 211));
   EXPECT_FALSE(sink.api_traced(api_domain::runtime, 99));  // filtered operation
   EXPECT_FALSE(sink.api_traced(api_domain::driver, 211));
+}
+
+// Launch callbacks stay when a tool may push external ids from its marker callbacks (ROCTx /
+// NVTX ranges, --kernel-rename) or asked to be asked for the launched work's external id.
+TEST_F(abi_sink_test, launch_time_ids_are_needed_for_marker_callbacks_and_work_requests) {
+  abi_sink sink{&core_};
+  rocprof_enabled_kinds_t k = kinds({ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH});
+  sink.set_kinds(k);
+  EXPECT_FALSE(sink.launch_time_ids_needed());
+  for (int marker : {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
+                     ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API}) {
+    rocprof_enabled_kinds_t m = k;
+    m.callback_kinds[marker / 64] |= uint64_t{1} << (marker % 64);
+    sink.set_kinds(m);
+    EXPECT_TRUE(sink.launch_time_ids_needed()) << marker;
+  }
+  // Pause/resume and thread names (always configured by the tool) push nothing.
+  rocprof_enabled_kinds_t control = k;
+  for (int c : {ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API,
+                ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API})
+    control.callback_kinds[c / 64] |= uint64_t{1} << (c % 64);
+  sink.set_kinds(control);
+  EXPECT_FALSE(sink.launch_time_ids_needed());
+  rocprof_enabled_kinds_t requests = k;
+  requests.external_request_kinds = uint64_t{1}
+                                    << ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY;
+  sink.set_kinds(requests);
+  EXPECT_TRUE(sink.launch_time_ids_needed());
+  requests.external_request_kinds = uint64_t{1}
+                                    << ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_CUDA_RUNTIME_API;
+  sink.set_kinds(requests);
+  EXPECT_FALSE(sink.launch_time_ids_needed());
+  // A core too old to say which request services exist: keep the callbacks.
+  rocprof_enabled_kinds_t old_core = k;
+  old_core.size = offsetof(rocprof_enabled_kinds_t, external_request_kinds);
+  sink.set_kinds(old_core);
+  EXPECT_TRUE(sink.launch_time_ids_needed());
 }
 
 TEST_F(abi_sink_test, api_calls_nest_and_produce_one_cuda_api_record_each) {

@@ -18,16 +18,13 @@ const CUpti_Activity& as_record(const T& r) {
   return *static_cast<const CUpti_Activity*>(static_cast<const void*>(&r));
 }
 
-constexpr uint32_t launch_cbid = 211;  // any ids: the synthetic wrapper names them
-constexpr uint32_t malloc_cbid = 20;
-constexpr uint32_t driver_launch_cbid = 307;
-constexpr uint32_t driver_other_cbid = 17;
+constexpr uint32_t launch_cbid = test::synthetic_cupti::launch_cbid;
+constexpr uint32_t malloc_cbid = test::synthetic_cupti::malloc_cbid;
+constexpr uint32_t driver_launch_cbid = test::synthetic_cupti::driver_launch_cbid;
+constexpr uint32_t driver_other_cbid = test::synthetic_cupti::driver_other_cbid;
 
 void name_callbacks(test::synthetic_cupti& api) {
-  api.names[{CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid}] = "cudaLaunchKernel_v7000";
-  api.names[{CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid}] = "cudaMalloc_v3020";
-  api.names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid}] = "cuLaunchKernel";
-  api.names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_other_cbid}] = "cuCtxGetDevice";
+  api.name_launch_calls();
 }
 
 bool has_callback(const test::synthetic_cupti& api, CUpti_CallbackDomain d, uint32_t cbid) {

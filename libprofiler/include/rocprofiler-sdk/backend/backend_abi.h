@@ -100,6 +100,11 @@ typedef struct rocprof_enabled_kinds_t {
   uint32_t pc_sampling_count;
   uint32_t reserved;
   rocprof_pc_sampling_request_t pc_sampling[ROCPROF_BACKEND_MAX_PC_SAMPLING_AGENTS];
+  /// Bit k: some active context configured the external-correlation-id request service for
+  /// rocprofiler_external_correlation_id_request_kind_t k (appended: read it only when size
+  /// covers it). A backend that can attribute GPU work without a launch-time hook keeps the
+  /// hook when the request service for that work is configured.
+  uint64_t external_request_kinds;
 } rocprof_enabled_kinds_t;
 
 /// Flags of emit_buffer_record.

@@ -5,6 +5,8 @@
 // NVIDIA's library only, never code of ours.
 #include <cupti.h>
 #include <cupti_pcsampling.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
@@ -22,6 +24,7 @@ CUpti_CallbackFunc g_callback = nullptr;
 void* g_userdata = nullptr;
 bool g_subscribed = false;
 bool g_runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};
+bool g_runtime_records[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};  // cuptiActivityEnableRuntimeApi
 bool g_module_loaded_enabled = false;
 bool g_kind_enabled[64] = {};
 CUpti_BuffersCallbackRequestFunc g_request = nullptr;
@@ -33,6 +36,7 @@ uint32_t g_next_correlation = 1;
 std::mutex& g_mutex = *new std::mutex;
 std::vector<CUpti_ActivityKernel10>& g_kernels = *new std::vector<CUpti_ActivityKernel10>;
 std::vector<CUpti_ActivityMemcpy6>& g_copies = *new std::vector<CUpti_ActivityMemcpy6>;
+std::vector<CUpti_ActivityAPI>& g_api_records = *new std::vector<CUpti_ActivityAPI>;
 std::vector<size_t>& g_walk = *new std::vector<size_t>;  // record offsets of the buffer walked
 const char* const g_names[] = {"cudaLaunchKernel", "cudaMemcpy"};
 constexpr uint32_t launch_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
@@ -49,6 +53,19 @@ uint64_t now() {
 // parameter struct, as CUPTI hands it); returns its CUPTI correlation id.
 uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   const uint32_t id = g_next_correlation++;
+  if (g_runtime_records[cbid]) {
+    // The per-API activity record, with the OS thread id (the profiler asks for that type).
+    CUpti_ActivityAPI a{};
+    a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+    a.cbid = cbid;
+    a.start = now();
+    a.end = a.start + 100;
+    a.processId = static_cast<uint32_t>(getpid());
+    a.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
+    a.correlationId = id;
+    std::lock_guard<std::mutex> lock{g_mutex};
+    g_api_records.push_back(a);
+  }
   if (!g_subscribed || g_callback == nullptr || !g_runtime_enabled[cbid]) return id;
   uint64_t slot = 0;
   CUpti_CallbackData cb{};
@@ -122,6 +139,24 @@ FAKE_API CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
   if (static_cast<int>(k) < 64) g_kind_enabled[k] = false;
   return CUPTI_SUCCESS;
 }
+// Per-API activity records (FAKE_CUPTI_NO_API_RECORDS=1: refused, like an older libcupti).
+bool api_records_refused() {
+  const char* v = std::getenv("FAKE_CUPTI_NO_API_RECORDS");
+  return v != nullptr && *v == '1';
+}
+FAKE_API CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t on) {
+  if (api_records_refused()) return CUPTI_ERROR_NOT_SUPPORTED;
+  if (cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE) g_runtime_records[cbid] = on != 0;
+  return CUPTI_SUCCESS;
+}
+FAKE_API CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId, uint8_t) {
+  return api_records_refused() ? CUPTI_ERROR_NOT_SUPPORTED : CUPTI_SUCCESS;  // no driver calls
+}
+FAKE_API CUptiResult cuptiSetThreadIdType(CUpti_ActivityThreadIdType type) {
+  return type == CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM && !api_records_refused()
+             ? CUPTI_SUCCESS
+             : CUPTI_ERROR_NOT_SUPPORTED;
+}
 FAKE_API CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc r,
                                                     CUpti_BuffersCallbackCompleteFunc c) {
   g_request = r;
@@ -154,7 +189,8 @@ FAKE_API CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size
 }
 FAKE_API CUptiResult cuptiActivityFlushAll(uint32_t) {
   std::lock_guard<std::mutex> lock{g_mutex};
-  if (g_request == nullptr || g_complete == nullptr || (g_kernels.empty() && g_copies.empty()))
+  if (g_request == nullptr || g_complete == nullptr ||
+      (g_kernels.empty() && g_copies.empty() && g_api_records.empty()))
     return CUPTI_SUCCESS;
   uint8_t* buffer = nullptr;
   size_t size = 0, max_records = 0;
@@ -171,8 +207,12 @@ FAKE_API CUptiResult cuptiActivityFlushAll(uint32_t) {
     put(&k, sizeof(k));
   for (const auto& c : g_copies)
     put(&c, sizeof(c));
+  // After the work they launched, as CUPTI may deliver them: the work must wait for them.
+  for (const auto& a : g_api_records)
+    put(&a, sizeof(a));
   g_kernels.clear();
   g_copies.clear();
+  g_api_records.clear();
   g_complete(nullptr, 0, buffer, size, used);
   return CUPTI_SUCCESS;
 }
