@@ -11,7 +11,7 @@
   MODE ncu       the share of each of our top-5 warp states within 5 percentage points of
                  ncu's smsp__pcsamp_warps_issue_stalled_* on the same program (EXTRA: ncu path).
   MODE overhead  slowdown of a ~5 s GPU-bound FMA run at interval 4096 (goal <= 5 %), and no
-                 sample dropped (stderr names none).
+                 sample dropped (stderr names none, and no read found the hardware buffer full).
   MODE torch     PyTorch x @ x under PC sampling: most samples in the GEMM kernel (EXTRA:
                  torch_matmul.py).
 Exit 77 without a GPU (CTest SKIP).
@@ -90,6 +90,8 @@ def mode_stalls(c, cli, app, work):
     p, out = run_cli(cli, work, "stalls", [app, "both", "1"],
                      ["--kernel-trace", "--output-format", "csv", "json", "-S"])
     c.eq(p.returncode, 0, "rocprofv3 exit status")
+    print("FIGURES stalls: stderr on losses:", re.findall(r"PC sampling on agent.*", p.stderr)
+          or "none")
     rows = read_csv(out, "pc_sampling_stochastic.csv")
     kernels = per_kernel(rows)
     chase, fma = find_kernel(kernels, "pointer_chase"), find_kernel(kernels, "fma_loop")
@@ -181,6 +183,8 @@ def mode_overhead(c, cli, app, work):
     print("FIGURES overhead: stderr on losses:", dropped or "none")
     c.check(slowdown <= 5.0, "slowdown at most 5 %")
     c.check(not any("dropped" in line for line in dropped), "no dropped samples reported")
+    c.check(not any("hardware buffer full" in line for line in dropped),
+            "no read found the hardware buffer full")
 
 
 def mode_torch(c, cli, app, work, script):
