@@ -220,6 +220,7 @@ TEST(pc_sampling_service, samples_reach_the_buffer_of_the_started_context) {
 // the last range's samples only then (cuptiPCSamplingStop), after the context went inactive.
 // They were taken while it ran: they reach its buffer.
 TEST(pc_sampling_service, samples_handed_over_when_the_backend_stops_are_kept) {
+  ASSERT_EQ(rocprofiler_start_context(st().sampling_ctx), ROCPROFILER_STATUS_SUCCESS);
   auto arm = backend_entry<void (*)(uint64_t)>("test_backend_emit_pc_sample_at_stop");
   ASSERT_NE(arm, nullptr);
   arm(33);
