@@ -5,6 +5,7 @@
 // thread in batches.
 #include "pc_sampling.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -34,6 +35,15 @@ std::vector<agent_configuration>& configured_agents() {
 }
 
 const context* g_sampling_context = nullptr;
+
+// Samples are aggregated by the hardware and handed over late: CUPTI gives the last range's
+// only at cuptiPCSamplingStop, which a backend calls when the core stops it, i.e. after the
+// sampling context went inactive (rocprofiler_stop_context -> contexts_changed -> backend stop).
+// Those samples were taken while the context was active, so they are kept: from the moment the
+// context is seen stopped (after having run) until it starts again, records are still accepted.
+// A context never started accepts nothing. Set in add_pc_sampling_requests, read when emitting.
+std::atomic<bool> g_sampling_context_ran{false};
+std::atomic<bool> g_accept_late_samples{false};
 
 const agent_configuration* configuration_of(rocprofiler_agent_id_t agent) {
   for (const agent_configuration& a : configured_agents())
@@ -105,6 +115,11 @@ bool pc_sampling_beta_enabled() {
 }
 
 void add_pc_sampling_requests(rocprof_enabled_kinds_t& kinds) {
+  if (const context* sampling = g_sampling_context) {
+    const bool active = sampling->active.load();
+    if (active) g_sampling_context_ran.store(true);
+    g_accept_late_samples.store(!active && g_sampling_context_ran.load());
+  }
   const uint32_t n = g_num_contexts.load();
   for (uint32_t i = 0; i < n; ++i) {
     const context* ctx = g_contexts[i];
@@ -138,7 +153,8 @@ void emit_pc_sampling_record(rocprofiler_agent_id_t agent,
   }
   // The sampling context is set once during configuration, before any backend starts.
   const context* ctx = g_sampling_context;
-  if (ctx == nullptr || !ctx->active.load(std::memory_order_relaxed)) return;
+  if (ctx == nullptr) return;
+  if (!ctx->active.load(std::memory_order_relaxed) && !g_accept_late_samples.load()) return;
   for (const pc_sampling_service& s : ctx->pc_sampling) {
     if (s.agent.handle != agent.handle) continue;
     const reservation room = buffer_reserve(s.target, st, ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING,

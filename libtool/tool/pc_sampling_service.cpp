@@ -2,6 +2,7 @@
 
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -77,15 +78,29 @@ void report_pc_sampling_losses(const tool_state& tool) {
   for (const auto agent : gpu_agents()) {
     rocprofiler_pc_sampling_loss_t loss{};
     if (rocprofiler_query_pc_sampling_loss(agent, &loss) != ROCPROFILER_STATUS_SUCCESS) continue;
-    if (loss.dropped_samples == 0 && loss.unattributed_samples == 0) continue;
-    std::fprintf(stderr,
-                 "rocprofv3: PC sampling on agent %llu: %llu samples taken, %llu dropped, %llu in "
-                 "code of no loaded module (not attributed)\n",
+    const std::string lost = describe_losses(loss);
+    if (lost.empty()) continue;
+    std::fprintf(stderr, "rocprofv3: PC sampling on agent %llu: %llu samples taken, %s\n",
                  static_cast<unsigned long long>(agent.handle),
-                 static_cast<unsigned long long>(loss.total_samples),
-                 static_cast<unsigned long long>(loss.dropped_samples),
-                 static_cast<unsigned long long>(loss.unattributed_samples));
+                 static_cast<unsigned long long>(loss.total_samples), lost.c_str());
   }
+}
+
+std::string describe_losses(const rocprofiler_pc_sampling_loss_t& loss) {
+  std::string out;
+  auto add = [&out](uint64_t n, const char* what) {
+    if (n == 0) return;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(n) + what;
+  };
+  add(loss.dropped_samples, " dropped");
+  add(loss.unattributed_samples, " in code of no loaded module (not attributed)");
+  // Older backends fill fewer fields (size); the overflow count is past them then.
+  if (loss.size >= offsetof(rocprofiler_pc_sampling_loss_t, hardware_buffer_full_events) +
+                       sizeof(loss.hardware_buffer_full_events))
+    add(loss.hardware_buffer_full_events,
+        " reads found the hardware buffer full (samples lost, how many is unknown)");
+  return out;
 }
 
 }  // namespace rocprof::tool

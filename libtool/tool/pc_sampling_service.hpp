@@ -4,6 +4,8 @@
 
 #include <rocprofiler-sdk/rocprofiler.h>
 
+#include <string>
+
 namespace rocprof::tool {
 
 struct tool_state;
@@ -20,5 +22,9 @@ void configure_pc_sampling(tool_state& tool);
 // After the last drain: what the samplers lost, on stderr when anything was (CUPTI's dropped
 // samples, and samples of code no loaded module holds, which cannot be attributed).
 void report_pc_sampling_losses(const tool_state& tool);
+
+// "N dropped, M in code of no loaded module (not attributed), K reads found the hardware buffer
+// full (...)": the non-zero losses, "" when none.
+std::string describe_losses(const rocprofiler_pc_sampling_loss_t& loss);
 
 }  // namespace rocprof::tool

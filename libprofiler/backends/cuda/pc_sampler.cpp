@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
+#include <system_error>
 #include <unordered_set>
 
 namespace rocprof::cuda {
@@ -14,11 +14,11 @@ struct pc_sampler::context_state {
   uint64_t agent = 0;
   bool sampling = false;
   stall_reason_table reasons;
+  bool restarting = false;  // inside restart_after_overflow: a second overflow is only counted
   CUpti_PCSamplingData stop_buffer{};  // CUPTI fills it at Stop (SAMPLING_DATA_BUFFER)
   CUpti_PCSamplingData get_buffer{};   // GetData's
   std::vector<CUpti_PCSamplingPCData> stop_pcs, get_pcs;
   std::vector<CUpti_PCSamplingStallReason> stop_reasons, get_reasons;
-  std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> records;  // reused per drain
 };
 
 namespace {
@@ -64,22 +64,14 @@ CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttribu
 
 }  // namespace
 
-pc_sampler_settings pc_sampler_settings_from_env(uint64_t interval) {
-  pc_sampler_settings s;
-  s.interval = interval;
-  if (const char* mode = std::getenv("ROCPROF_CUDA_PC_SAMPLING_MODE"))
-    s.serialized = std::string_view(mode) == "serialized";
-  if (const char* ms = std::getenv("ROCPROF_CUDA_PC_SAMPLING_DRAIN_MS")) {
-    const long v = std::strtol(ms, nullptr, 10);
-    if (v > 0 && v < 10000) s.drain_ms = static_cast<uint32_t>(v);
-  }
-  return s;
-}
-
 pc_sampler::pc_sampler(pc_sampling_api& api, pc_sample_sink& sink,
                        const pc_sampler_settings& settings)
     : api_{api}, sink_{sink}, settings_{settings} {
-  drainer_ = std::thread([this] { drain_loop(); });
+  try {
+    drainer_ = std::thread([this] { drain_loop(); });
+  } catch (const std::system_error&) {
+    // No thread to be had: samples are read at flushes and at the end only.
+  }
 }
 
 pc_sampler::~pc_sampler() {
@@ -124,21 +116,41 @@ bool pc_sampler::configure(context_state& c) {
   a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_OUTPUT_DATA_FORMAT));
   a.back().attributeData.outputDataFormatData.outputDataFormat =
       CUPTI_PC_SAMPLING_OUTPUT_DATA_FORMAT_PARSED;
-  // CUPTI's worker wakes every 100 ms by default; at 10 ms (with our drain thread) the probe
-  // lost nothing at 2^12 on a fully busy H100.
+  // Sizes and CUPTI's decode period: pc_sampler_sizing.cpp. Last: without them (CUPTI's
+  // defaults) if CUPTI refuses them.
+  const size_t essential = a.size();
   a.push_back(
       attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_WORKER_THREAD_PERIODIC_SLEEP_SPAN));
   a.back().attributeData.workerThreadPeriodicSleepSpanData.workerThreadPeriodicSleepSpan =
-      settings_.drain_ms;
+      settings_.worker_sleep_ms;
+  a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE));
+  a.back().attributeData.hardwareBufferSizeData.hardwareBufferSize =
+      settings_.hardware_buffer_bytes;
+  a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE));
+  a.back().attributeData.scratchBufferSizeData.scratchBufferSize = settings_.scratch_buffer_bytes;
   CUpti_PCSamplingConfigurationInfoParams p{};
   p.size = CUpti_PCSamplingConfigurationInfoParamsSize;
   p.ctx = c.ctx;
   p.numAttributes = a.size();
   p.pPCSamplingConfigurationInfo = a.data();
-  const CUptiResult rc = api_.set_configuration(&p);
-  if (rc != CUPTI_SUCCESS)
+  CUptiResult rc = api_.set_configuration(&p);
+  if (rc != CUPTI_SUCCESS) {
+    std::fprintf(stderr,
+                 "rocprofv3 [cuda]: PC sampling buffer sizes refused (%s); CUPTI's defaults "
+                 "are used\n",
+                 api_.result_string(rc));
+    p.numAttributes = essential;
+    rc = api_.set_configuration(&p);
+  }
+  if (rc != CUPTI_SUCCESS) {
     std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling configuration failed: %s\n",
                  api_.result_string(rc));
+    for (const auto& attr : a)
+      if (attr.attributeStatus != CUPTI_SUCCESS)
+        std::fprintf(stderr, "rocprofv3 [cuda]:   attribute %d refused: %s\n",
+                     static_cast<int>(attr.attributeType),
+                     api_.result_string(attr.attributeStatus));
+  }
   return rc == CUPTI_SUCCESS;
 }
 
@@ -201,14 +213,21 @@ pc_sample_resolvers pc_sampler::resolvers() {
 void pc_sampler::deliver(context_state& c, CUpti_PCSamplingData& d) {
   rocprofiler_pc_sampling_loss_t& loss = losses_[c.agent];
   loss.size = sizeof(loss);
-  c.records.clear();
   const pc_sample_totals t =
-      decode_pc_samples(d, c.reasons, resolvers(), c.agent, settings_.serialized, c.records);
+      decode_pc_samples(d, c.reasons, resolvers(), c.agent, settings_.serialized, queued_);
   keep_names(d, function_names_);
   loss.total_samples += t.total;
   loss.dropped_samples += t.dropped;
   loss.unattributed_samples += t.non_user;
-  for (const auto& r : c.records)
+}
+
+void pc_sampler::publish() {
+  std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> ready;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ready.swap(queued_);
+  }
+  for (const auto& r : ready)
     sink_.emit(r);
 }
 
@@ -226,9 +245,11 @@ void pc_sampler::drain_context(context_state& c) {
     const CUptiResult rc = api_.get_data(&gp);
     if (rc != CUPTI_SUCCESS) {
       if (d.hardwareBufferFull != 0 || rc == CUPTI_ERROR_OUT_OF_MEMORY) {
+        // How many samples were lost is unknown: the event is counted and reported.
         rocprofiler_pc_sampling_loss_t& loss = losses_[c.agent];
         loss.size = sizeof(loss);
-        loss.dropped_samples += 1;  // how many is unknown: count the event at least
+        loss.hardware_buffer_full_events += 1;
+        if (settings_.restart_after_overflow && !c.restarting) restart_after_overflow(c);
       }
       break;
     }
@@ -237,35 +258,58 @@ void pc_sampler::drain_context(context_state& c) {
   }
 }
 
-void pc_sampler::drain() {
+void pc_sampler::read_all() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& c : contexts_)
     if (c->sampling) drain_context(*c);
 }
 
+void pc_sampler::drain() {
+  read_all();
+  publish();
+}
+
 void pc_sampler::drain_loop() {
   std::unique_lock<std::mutex> lock(wake_mutex_);
-  while (!stopping_) {
-    wake_.wait_for(lock, std::chrono::milliseconds(settings_.drain_ms));
-    if (stopping_) break;
+  for (;;) {
+    if (!stopping_) wake_.wait_for(lock, std::chrono::milliseconds(settings_.drain_ms));
+    const bool last = stopping_;
     lock.unlock();
-    drain();
+    // At the end finish() has read everything already: only the queue is left to hand over.
+    if (!last) read_all();
+    publish();
     lock.lock();
+    if (last) break;
   }
+}
+
+void pc_sampler::stop_context(context_state& c) {
+  CUpti_PCSamplingStopParams sp{};
+  sp.size = CUpti_PCSamplingStopParamsSize;
+  sp.ctx = c.ctx;
+  // Stop hands the data CUPTI still holds to the configured buffer; GetData the rest.
+  c.stop_buffer.totalNumPcs = 0;
+  if (api_.stop(&sp) == CUPTI_SUCCESS && c.stop_buffer.totalNumPcs > 0) deliver(c, c.stop_buffer);
+  drain_context(c);
+}
+
+void pc_sampler::restart_after_overflow(context_state& c) {
+  // The hardware buffer overflowed: CUPTI returns nothing more for the range. Ending the range
+  // and starting a new one resets it (opt-in: not yet measured on the H100).
+  c.restarting = true;
+  stop_context(c);
+  c.restarting = false;
+  CUpti_PCSamplingStartParams st{};
+  st.size = CUpti_PCSamplingStartParamsSize;
+  st.ctx = c.ctx;
+  c.sampling = api_.start(&st) == CUPTI_SUCCESS;
 }
 
 void pc_sampler::on_context_destroying(CUcontext ctx) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& c : contexts_) {
     if (c->ctx != ctx || !c->sampling) continue;
-    CUpti_PCSamplingStopParams sp{};
-    sp.size = CUpti_PCSamplingStopParamsSize;
-    sp.ctx = ctx;
-    // Stop hands the data CUPTI still holds to the configured buffer; GetData the rest.
-    c->stop_buffer.totalNumPcs = 0;
-    if (api_.stop(&sp) == CUPTI_SUCCESS && c->stop_buffer.totalNumPcs > 0)
-      deliver(*c, c->stop_buffer);
-    drain_context(*c);
+    stop_context(*c);
     CUpti_PCSamplingDisableParams dp{};
     dp.size = CUpti_PCSamplingDisableParamsSize;
     dp.ctx = ctx;
@@ -279,10 +323,8 @@ void pc_sampler::finish() {
     std::lock_guard<std::mutex> lock(wake_mutex_);
     if (finished_) return;
     finished_ = true;
-    stopping_ = true;
   }
-  wake_.notify_all();
-  if (drainer_.joinable()) drainer_.join();
+  // The last samples first (into the queue), while the drain thread still runs.
   std::vector<CUcontext> live;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -291,6 +333,16 @@ void pc_sampler::finish() {
   }
   for (CUcontext ctx : live)
     on_context_destroying(ctx);
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  // The drain thread hands the queue over before it ends; without one, this thread does.
+  if (drainer_.joinable())
+    drainer_.join();
+  else
+    publish();
   std::lock_guard<std::mutex> lock(mutex_);
   for (char* name : function_names_)
     std::free(name);

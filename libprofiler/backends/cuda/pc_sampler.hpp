@@ -5,6 +5,13 @@
 // kernel by function) or KERNEL_SERIALIZED (ROCPROF_CUDA_PC_SAMPLING_MODE=serialized: each
 // sample's launch is known, kernels run one at a time); a drain thread calls GetData every
 // drain_ms (without it the hardware buffer overflows and CUPTI returns nothing).
+//
+// Delivery: CUPTI's data is decoded into records under the sampler's lock and queued; the
+// records are handed to the sink outside it, by the drain thread (or by drain()'s caller).
+// Samples CUPTI releases at the very end (cuptiPCSamplingStop hands over the last range) are
+// read in finish() or in the context-destroy callback, which at exit() may run on the main
+// thread after its thread-local state is gone (the core accepts no record from it then): they
+// are queued too, and the drain thread, which lives until finish(), hands them over.
 #pragma once
 
 #include <cuda.h>
@@ -39,19 +46,28 @@ class pc_sample_sink {
   virtual uint64_t agent_of(CUcontext ctx) = 0;                // agent id; 0 unknown
 };
 
+// Buffer sizes and periods (pc_sampler_sizing.cpp explains the numbers).
 struct pc_sampler_settings {
-  uint64_t interval = 4096;  // cycles, a power of two in [2^5, 2^31]
-  bool serialized = false;   // CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED
-  uint32_t drain_ms = 10;
-  size_t max_pcs = 10000;  // PCs one GetData returns at most
+  uint64_t interval = 4096;      // cycles, a power of two in [2^5, 2^31]
+  bool serialized = false;       // CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED
+  uint32_t drain_ms = 5;         // our GetData period
+  uint32_t worker_sleep_ms = 1;  // CUPTI's decode threads' period
+  size_t hardware_buffer_bytes = size_t{1} << 30;  // device memory the hardware fills
+  size_t scratch_buffer_bytes = size_t{4} << 20;   // decoded PC data awaiting GetData
+  size_t max_pcs = 10000;                          // PCs one GetData returns at most
+  bool restart_after_overflow = false;             // Stop + Start when the hardware buffer was full
 };
 
 // What the H100 (any CUPTI PC-sampling GPU) offers: pc_sampling.h configuration values.
 inline constexpr uint64_t k_min_pc_sampling_interval = uint64_t{1} << 5;
 inline constexpr uint64_t k_max_pc_sampling_interval = uint64_t{1} << 31;
 
-// Settings from the core's request plus ROCPROF_CUDA_PC_SAMPLING_MODE / _DRAIN_MS.
+// Settings for `interval` (pc_sampler_sizing.cpp), then the environment's overrides:
+// ROCPROF_CUDA_PC_SAMPLING_MODE (serialized), _DRAIN_MS, _WORKER_SLEEP_MS, _HW_BUFFER_MB,
+// _SCRATCH_KB, _RESTART_AFTER_OVERFLOW (1).
 pc_sampler_settings pc_sampler_settings_from_env(uint64_t interval);
+// The defaults for `interval`, without the environment.
+pc_sampler_settings pc_sampler_default_settings(uint64_t interval);
 
 class pc_sampler {
  public:
@@ -64,10 +80,14 @@ class pc_sampler {
   void on_context_created(CUcontext ctx);
   void on_module_loaded(const void* cubin, size_t size, uint64_t crc, uint64_t code_object_id);
   void on_context_destroying(CUcontext ctx);
-  // Reads every context's samples now (the drain thread does this every drain_ms).
+  // Reads every context's samples now and hands them to the sink on the calling thread (the
+  // drain thread does this every drain_ms).
   void drain();
-  // Stops sampling everywhere after a last drain; idempotent.
+  // Stops sampling everywhere (the last range's samples read after cuptiPCSamplingStop), then
+  // ends the drain thread after it handed every queued record to the sink; idempotent. On
+  // return every sample CUPTI gave is in the sink.
   void finish();
+  const pc_sampler_settings& settings() const { return settings_; }
 
   // Source file and line of a PC (needs a cubin built with -lineinfo); false when unknown.
   bool source_of(uint64_t code_object_id, const char* function, uint64_t offset, std::string& file,
@@ -78,7 +98,11 @@ class pc_sampler {
  private:
   struct context_state;
   void drain_context(context_state& c);
-  void deliver(context_state& c, CUpti_PCSamplingData& d);  // with mutex_ held
+  void deliver(context_state& c, CUpti_PCSamplingData& d);  // with mutex_ held: queues records
+  void stop_context(context_state& c);                      // with mutex_ held
+  void restart_after_overflow(context_state& c);            // with mutex_ held
+  void read_all();  // every sampling context's data into the queue
+  void publish();   // the queued records to the sink (without mutex_)
   pc_sample_resolvers resolvers();
   void drain_loop();
   bool configure(context_state& c);
@@ -94,6 +118,7 @@ class pc_sampler {
   pc_sampler_settings settings_;
   mutable std::mutex mutex_;  // contexts_, losses_, function_names_; held across GetData
   std::unordered_set<char*> function_names_;  // CUPTI's, freed once in finish()
+  std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> queued_;  // decoded, not emitted
   std::vector<std::unique_ptr<context_state>> contexts_;
   // Apart from mutex_: a module loads inside CUPTI's callback (driver locks held) while the
   // drain thread may be inside GetData holding mutex_; this one is never held across CUPTI.

@@ -309,12 +309,16 @@ typedef struct rocprofiler_pc_sampling_record_aggregated_v0_t {
 } rocprofiler_pc_sampling_record_aggregated_v0_t;
 
 /// Extension: samples a backend could not deliver, per agent (CUPTI's droppedSamples,
-/// nonUsrKernelsTotalSamples). The tool reports non-zero counts. Zeroes when none.
+/// nonUsrKernelsTotalSamples, hardware-buffer overflows). The tool reports non-zero counts.
+/// Zeroes when none. Versioned by `size` (fields past it are absent).
 typedef struct rocprofiler_pc_sampling_loss_t {
   uint64_t size;
   uint64_t total_samples;         ///< samples the hardware took
   uint64_t dropped_samples;       ///< lost because a buffer was full
   uint64_t unattributed_samples;  ///< samples of code no loaded module holds (non-user kernels)
+  /// Times the hardware buffer was found full (CUPTI_ERROR_OUT_OF_MEMORY from GetData): the
+  /// samples lost then are not counted anywhere, so any non-zero value means missing data.
+  uint64_t hardware_buffer_full_events;
 } rocprofiler_pc_sampling_loss_t;
 
 /// Extension: what the agent's sampler lost so far. ERROR_AGENT_NOT_FOUND / ERROR_NOT_AVAILABLE

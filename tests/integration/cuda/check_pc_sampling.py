@@ -9,9 +9,11 @@
                  kernel_trace row (by kernel id; by dispatch id where the sample has one), the
                  hot-spot report is printed with -S and written as CSV.
   MODE ncu       the share of each of our top-5 warp states within 5 percentage points of
-                 ncu's smsp__pcsamp_warps_issue_stalled_* on the same program (EXTRA: ncu path).
+                 ncu's smsp__pcsamp_warps_issue_stalled_* on the same program (else of its
+                 WarpStateStats smsp__average_warps_issue_stalled_*_per_issue_active.ratio, said
+                 in the figures) (EXTRA: ncu path).
   MODE overhead  slowdown of a ~5 s GPU-bound FMA run at interval 4096 (goal <= 5 %), and no
-                 sample dropped (stderr names none).
+                 sample dropped (stderr names none, and no read found the hardware buffer full).
   MODE torch     PyTorch x @ x under PC sampling: most samples in the GEMM kernel (EXTRA:
                  torch_matmul.py).
 Exit 77 without a GPU (CTest SKIP).
@@ -90,6 +92,8 @@ def mode_stalls(c, cli, app, work):
     p, out = run_cli(cli, work, "stalls", [app, "both", "1"],
                      ["--kernel-trace", "--output-format", "csv", "json", "-S"])
     c.eq(p.returncode, 0, "rocprofv3 exit status")
+    print("FIGURES stalls: stderr on losses:", re.findall(r"PC sampling on agent.*", p.stderr)
+          or "none")
     rows = read_csv(out, "pc_sampling_stochastic.csv")
     kernels = per_kernel(rows)
     chase, fma = find_kernel(kernels, "pointer_chase"), find_kernel(kernels, "fma_loop")
@@ -123,19 +127,35 @@ def mode_stalls(c, cli, app, work):
          "JSON and CSV sample totals")
 
 
+# ncu's warp-state figures: the PC sampling counters first (the same hardware sampling as
+# ours), else WarpStateStats' per-state warp counts (counted, not sampled: the same shares when
+# sampling is unbiased). Each: (metric prefix, metric suffix).
+NCU_FAMILIES = (("smsp__pcsamp_warps_issue_stalled_", ""),
+                ("smsp__average_warps_issue_stalled_", "_per_issue_active.ratio"))
+
+
 def ncu_shares(ncu, app, work, fragment, states):
-    metrics = ",".join(f"smsp__pcsamp_warps_issue_stalled_{s}" for s in states)
-    cmd = [ncu, "--csv", "--metrics", metrics, "-k", f"regex:{fragment}", "-c", "1", app,
-           "chase" if "chase" in fragment else "fma", "0.05"]
-    print("$", " ".join(cmd))
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    values = {}
-    for row in csv.reader(line for line in p.stdout.splitlines() if line.startswith('"')):
-        if len(row) > 3 and row[-3].startswith("smsp__pcsamp_warps_issue_stalled_"):
-            values[row[-3][len("smsp__pcsamp_warps_issue_stalled_"):]] = float(
-                row[-1].replace(",", "") or 0)
-    total = sum(values.values())
-    return {s: 100.0 * v / total for s, v in values.items()} if total else {}, p
+    """({state: share %}, process, metric family used)"""
+    for prefix, suffix in NCU_FAMILIES:
+        metrics = ",".join(f"{prefix}{s}{suffix}" for s in states)
+        cmd = [ncu, "--csv", "--metrics", metrics, "-k", f"regex:{fragment}", "-c", "1", app,
+               "chase" if "chase" in fragment else "fma", "0.05"]
+        print("$", " ".join(cmd))
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        values = {}
+        for row in csv.reader(line for line in p.stdout.splitlines() if line.startswith('"')):
+            name = row[-3] if len(row) > 3 else ""
+            if name.startswith(prefix) and name.endswith(suffix):
+                state = name[len(prefix):len(name) - len(suffix)]
+                try:
+                    values[state] = float(row[-1].replace(",", "") or 0)
+                except ValueError:
+                    continue
+        total = sum(values.values())
+        if total:
+            return {s: 100.0 * v / total for s, v in values.items()}, p, prefix + "*" + suffix
+        print(p.stdout[-2000:], p.stderr[-2000:])
+    return {}, p, None
 
 
 def mode_ncu(c, cli, app, work, ncu):
@@ -151,10 +171,9 @@ def mode_ncu(c, cli, app, work, ncu):
     for fragment in ("pointer_chase", "fma_loop"):
         k = find_kernel(kernels, fragment)
         ours_all = shares(k["states"], k["total"])
-        theirs, np = ncu_shares(ncu, app, work, fragment, all_states)
-        if not theirs:
-            print(np.stdout[-3000:], np.stderr[-3000:])
-        c.check(bool(theirs), f"{fragment}: ncu reported smsp__pcsamp_* values")
+        theirs, _, family = ncu_shares(ncu, app, work, fragment, all_states)
+        print(f"FIGURES ncu {fragment}: ncu metrics {family}")
+        c.check(bool(theirs), f"{fragment}: ncu reported warp-state values")
         top5 = sorted(ours_all.items(), key=lambda kv: -kv[1])[:5]
         for state, share in top5:
             other = theirs.get(state, 0.0)
@@ -181,6 +200,8 @@ def mode_overhead(c, cli, app, work):
     print("FIGURES overhead: stderr on losses:", dropped or "none")
     c.check(slowdown <= 5.0, "slowdown at most 5 %")
     c.check(not any("dropped" in line for line in dropped), "no dropped samples reported")
+    c.check(not any("hardware buffer full" in line for line in dropped),
+            "no read found the hardware buffer full")
 
 
 def mode_torch(c, cli, app, work, script):

@@ -3,10 +3,14 @@
 // (enable at context creation, configure, start, drain, stop, disable) with losses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include "pc_sampler.hpp"
@@ -147,22 +151,51 @@ TEST(pc_sampling_decode, continuous_mode_ignores_correlation_ids_and_unknown_cub
   EXPECT_EQ(out[0].attribution, uint32_t{ROCPROFILER_PC_SAMPLING_ATTRIBUTION_KERNEL});
 }
 
-// CUPTI's PC sampling calls, scripted: one GetData returns `pending`, later ones nothing.
+// CUPTI's PC sampling calls, scripted: one GetData returns `pending`, later ones nothing;
+// Stop fills the configured buffer with `at_stop` (the last range); `overflow` makes GetData
+// answer as with a full hardware buffer. Calls may come from the sampler's drain thread.
 class synthetic_pc_api final : public pc_sampling_api {
  public:
   std::vector<std::string> calls;
-  std::vector<synthetic_pc> pending;
-  uint32_t period = 0;
+  std::vector<synthetic_pc> pending, at_stop;
+  bool overflow = false;
+  bool refuse_sizes = false;  // SetConfiguration fails while buffer sizes are asked for
+  uint32_t period = 0, worker_sleep_ms = 0;
+  size_t hardware_buffer = 0, scratch_buffer = 0;
   CUpti_PCSamplingCollectionMode mode = CUPTI_PC_SAMPLING_COLLECTION_MODE_INVALID;
+  CUpti_PCSamplingData* stop_buffer = nullptr;
 
+  std::vector<std::string> calls_now() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return calls;
+  }
   CUptiResult enable(CUpti_PCSamplingEnableParams*) override { return note("enable"); }
   CUptiResult disable(CUpti_PCSamplingDisableParams*) override { return note("disable"); }
   CUptiResult start(CUpti_PCSamplingStartParams*) override { return note("start"); }
-  CUptiResult stop(CUpti_PCSamplingStopParams*) override { return note("stop"); }
+  CUptiResult stop(CUpti_PCSamplingStopParams*) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stop_buffer != nullptr && !at_stop.empty()) fill(*stop_buffer, at_stop);
+    at_stop.clear();
+    calls.emplace_back("stop");
+    return CUPTI_SUCCESS;
+  }
   CUptiResult get_data(CUpti_PCSamplingGetDataParams* p) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     auto& d = *static_cast<CUpti_PCSamplingData*>(p->pcSamplingData);
     d.totalNumPcs = 0;
+    if (overflow) {
+      d.hardwareBufferFull = 1;
+      calls.emplace_back("get_data overflow");
+      return CUPTI_ERROR_OUT_OF_MEMORY;
+    }
     if (pending.empty()) return CUPTI_SUCCESS;
+    fill(d, pending);
+    pending.clear();
+    calls.emplace_back("get_data");
+    return CUPTI_SUCCESS;
+  }
+  static void fill(CUpti_PCSamplingData& d, const std::vector<synthetic_pc>& pending) {
+    d.totalNumPcs = 0;
     for (size_t i = 0; i < pending.size() && i < d.collectNumPcs; ++i) {
       CUpti_PCSamplingPCData& pc = d.pPcData[i];
       pc.cubinCrc = pending[i].crc;
@@ -178,18 +211,44 @@ class synthetic_pc_api final : public pc_sampling_api {
     d.totalSamples = 10;
     d.droppedSamples = 1;
     d.nonUsrKernelsTotalSamples = 2;
-    pending.clear();
-    return note("get_data");
   }
   CUptiResult set_configuration(CUpti_PCSamplingConfigurationInfoParams* p) override {
+    for (size_t i = 0; refuse_sizes && i < p->numAttributes; ++i) {
+      auto& a = p->pPCSamplingConfigurationInfo[i];
+      if (a.attributeType != CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE)
+        continue;
+      a.attributeStatus = CUPTI_ERROR_INVALID_OPERATION;
+      return note("configure refused");  // nothing applied
+    }
     for (size_t i = 0; i < p->numAttributes; ++i) {
       const auto& a = p->pPCSamplingConfigurationInfo[i];
-      if (a.attributeType == CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD)
-        period = a.attributeData.samplingPeriodData.samplingPeriod;
-      if (a.attributeType == CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE)
-        mode = a.attributeData.collectionModeData.collectionMode;
+      const auto& v = a.attributeData;
+      switch (a.attributeType) {
+        case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD:
+          period = v.samplingPeriodData.samplingPeriod;
+          break;
+        case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE:
+          mode = v.collectionModeData.collectionMode;
+          break;
+        case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER:
+          stop_buffer =
+              static_cast<CUpti_PCSamplingData*>(v.samplingDataBufferData.samplingDataBuffer);
+          break;
+        case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_WORKER_THREAD_PERIODIC_SLEEP_SPAN:
+          worker_sleep_ms = v.workerThreadPeriodicSleepSpanData.workerThreadPeriodicSleepSpan;
+          break;
+        case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE:
+          hardware_buffer = v.hardwareBufferSizeData.hardwareBufferSize;
+          break;
+        case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE:
+          scratch_buffer = v.scratchBufferSizeData.scratchBufferSize;
+          break;
+        default:
+          break;
+      }
     }
-    return note("configure");
+    note("configure");
+    return CUPTI_SUCCESS;
   }
   CUptiResult num_stall_reasons(CUpti_PCSamplingGetNumStallReasonsParams* p) override {
     *p->numStallReasons = k_h100_reasons.size();
@@ -213,16 +272,28 @@ class synthetic_pc_api final : public pc_sampling_api {
 
  private:
   CUptiResult note(const char* what) {
+    std::lock_guard<std::mutex> lock(mutex_);
     calls.emplace_back(what);
-    return CUPTI_SUCCESS;
+    return std::string_view(what) == "configure refused" ? CUPTI_ERROR_INVALID_OPERATION
+                                                         : CUPTI_SUCCESS;
   }
+  std::mutex mutex_;
 };
 
+// Records what reaches it. Like the core at exit(), it takes nothing from `exited_thread` (the
+// main thread once its thread-local state was destroyed): those records are counted as lost.
 class collecting_sink final : public pc_sample_sink {
  public:
   std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> records;
+  std::thread::id exited_thread{};
+  size_t lost = 0;
+  std::mutex mutex;
   void emit(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) override {
-    records.push_back(r);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (std::this_thread::get_id() == exited_thread)
+      ++lost;
+    else
+      records.push_back(r);
   }
   uint64_t kernel_of(const char*) override { return 5; }
   uint64_t launch_of(uint32_t) override { return 0; }
@@ -269,6 +340,107 @@ TEST(pc_sampler, enables_at_context_creation_drains_and_stops) {
   EXPECT_EQ(loss.total_samples, 10u);
   EXPECT_EQ(loss.dropped_samples, 1u);
   EXPECT_EQ(loss.unattributed_samples, 2u);
+}
+
+// The order at the end of a run: the last range's samples come out of cuptiPCSamplingStop,
+// in the context-destroy callback that the CUDA runtime's exit handler triggers on the main
+// thread (whose records the core no longer takes) or in finish(). Either way they are handed
+// over by the drain thread, and finish() returns only once they are in the sink.
+TEST(pc_sampler, the_last_range_reaches_the_sink_even_from_an_exiting_thread) {
+  synthetic_pc_api api;
+  collecting_sink sink;
+  sink.exited_thread = std::this_thread::get_id();
+  pc_sampler_settings s;
+  s.drain_ms = 1000;
+  pc_sampler sampler(api, sink, s);
+  auto* ctx = reinterpret_cast<CUcontext>(uintptr_t{0x1000});
+  sampler.on_context_created(ctx);
+  sampler.on_module_loaded(nullptr, 0, 0xabc, 4);
+  api.at_stop = {{0xabc, 0x40, "_Z3fmaPf", 0, {{36, 7}}}};
+  sampler.on_context_destroying(ctx);  // at exit, on the "main" thread
+  sampler.finish();
+  std::lock_guard<std::mutex> lock(sink.mutex);
+  EXPECT_EQ(sink.lost, 0u);
+  ASSERT_EQ(sink.records.size(), 1u);
+  EXPECT_EQ(sink.records[0].pc.code_object_offset, 0x40u);
+  EXPECT_EQ(sink.records[0].sample_count, 7u);
+  EXPECT_EQ(sampler.losses(9).total_samples, 10u);
+}
+
+// Without a context-destroy callback (the core stops the backend first): finish() ends the
+// range itself and delivers its samples before it returns.
+TEST(pc_sampler, finish_delivers_the_samples_released_at_stop) {
+  synthetic_pc_api api;
+  collecting_sink sink;
+  pc_sampler_settings s;
+  s.drain_ms = 1000;
+  pc_sampler sampler(api, sink, s);
+  sampler.on_context_created(reinterpret_cast<CUcontext>(uintptr_t{0x1000}));
+  api.pending = {{0xabc, 0x10, "_Z5chasePj", 0, {{14, 3}}}};
+  api.at_stop = {{0xabc, 0x40, "_Z3fmaPf", 0, {{36, 7}}}};
+  sampler.finish();
+  std::lock_guard<std::mutex> lock(sink.mutex);
+  ASSERT_EQ(sink.records.size(), 2u);
+  const std::vector<std::string> tail = {"stop", "get_data", "disable"};
+  const auto calls = api.calls_now();
+  ASSERT_GE(calls.size(), 3u);
+  EXPECT_EQ(std::vector<std::string>(calls.end() - 3, calls.end()), tail);
+}
+
+// A full hardware buffer (GetData: OUT_OF_MEMORY) loses an unknown number of samples: counted
+// as an event, not as dropped samples; with the opt-in restart, the range is ended and begun.
+TEST(pc_sampler, a_full_hardware_buffer_is_counted_and_may_restart_the_range) {
+  for (const bool restart : {false, true}) {
+    synthetic_pc_api api;
+    collecting_sink sink;
+    pc_sampler_settings s;
+    s.drain_ms = 1000;
+    s.restart_after_overflow = restart;
+    pc_sampler sampler(api, sink, s);
+    sampler.on_context_created(reinterpret_cast<CUcontext>(uintptr_t{0x1000}));
+    api.overflow = true;
+    sampler.drain();
+    const rocprofiler_pc_sampling_loss_t loss = sampler.losses(9);
+    EXPECT_GE(loss.hardware_buffer_full_events, 1u);
+    EXPECT_EQ(loss.dropped_samples, 0u);
+    const auto calls = api.calls_now();
+    const bool restarted = calls.size() >= 2 && calls.back() == "start" &&
+                           std::find(calls.begin(), calls.end(), "stop") != calls.end();
+    EXPECT_EQ(restarted, restart);
+    api.overflow = false;
+    sampler.finish();
+  }
+}
+
+TEST(pc_sampler, buffers_are_sized_for_the_interval_and_passed_to_cupti) {
+  EXPECT_EQ(pc_sampler_default_settings(32).hardware_buffer_bytes, size_t{1} << 30);
+  EXPECT_EQ(pc_sampler_default_settings(4096).hardware_buffer_bytes, size_t{1} << 30);
+  EXPECT_EQ(pc_sampler_default_settings(8192).hardware_buffer_bytes, size_t{512} << 20);
+  EXPECT_EQ(pc_sampler_default_settings(uint64_t{1} << 20).hardware_buffer_bytes,
+            size_t{512} << 20);
+  setenv("ROCPROF_CUDA_PC_SAMPLING_HW_BUFFER_MB", "2048", 1);
+  setenv("ROCPROF_CUDA_PC_SAMPLING_WORKER_SLEEP_MS", "3", 1);
+  setenv("ROCPROF_CUDA_PC_SAMPLING_SCRATCH_KB", "bad", 1);
+  const pc_sampler_settings s = pc_sampler_settings_from_env(4096);
+  unsetenv("ROCPROF_CUDA_PC_SAMPLING_HW_BUFFER_MB");
+  unsetenv("ROCPROF_CUDA_PC_SAMPLING_WORKER_SLEEP_MS");
+  unsetenv("ROCPROF_CUDA_PC_SAMPLING_SCRATCH_KB");
+  EXPECT_EQ(s.hardware_buffer_bytes, size_t{2048} << 20);
+  EXPECT_EQ(s.worker_sleep_ms, 3u);
+  EXPECT_EQ(s.scratch_buffer_bytes, pc_sampler_settings{}.scratch_buffer_bytes);
+
+  for (const bool refuse : {false, true}) {
+    synthetic_pc_api api;
+    api.refuse_sizes = refuse;
+    collecting_sink sink;
+    pc_sampler sampler(api, sink, s);
+    sampler.on_context_created(reinterpret_cast<CUcontext>(uintptr_t{0x1000}));
+    EXPECT_EQ(api.worker_sleep_ms, refuse ? 0u : 3u);
+    EXPECT_EQ(api.hardware_buffer, refuse ? 0u : size_t{2048} << 20);
+    EXPECT_EQ(api.scratch_buffer, refuse ? 0u : s.scratch_buffer_bytes);
+    EXPECT_TRUE(sampler.active());  // CUPTI's defaults when the sizes are refused
+    sampler.finish();
+  }
 }
 
 TEST(pc_sampler, serialized_mode_comes_from_the_environment) {

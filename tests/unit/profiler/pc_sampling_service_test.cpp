@@ -216,6 +216,31 @@ TEST(pc_sampling_service, samples_reach_the_buffer_of_the_started_context) {
   EXPECT_EQ(s.warp_state, uint32_t{ROCPROFILER_PC_SAMPLING_WARP_STATE_LONG_SCOREBOARD});
 }
 
+// The end of a run: rocprofiler_stop_context makes the core stop the backend, and CUPTI gives
+// the last range's samples only then (cuptiPCSamplingStop), after the context went inactive.
+// They were taken while it ran: they reach its buffer.
+TEST(pc_sampling_service, samples_handed_over_when_the_backend_stops_are_kept) {
+  ASSERT_EQ(rocprofiler_start_context(st().sampling_ctx), ROCPROFILER_STATUS_SUCCESS);
+  auto arm = backend_entry<void (*)(uint64_t)>("test_backend_emit_pc_sample_at_stop");
+  ASSERT_NE(arm, nullptr);
+  arm(33);
+  ASSERT_EQ(rocprofiler_stop_context(st().sampling_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(test_backend_pc_sampling_interval(), 0u);  // the backend was stopped
+  ASSERT_EQ(rocprofiler_flush_buffer(st().buffer), ROCPROFILER_STATUS_SUCCESS);
+  {
+    std::lock_guard<std::mutex> lock(st().mutex);
+    ASSERT_FALSE(st().samples.empty());
+    EXPECT_EQ(st().samples.back().pc.code_object_offset, 0x2a0u);
+    EXPECT_EQ(st().samples.back().sample_count, 33u);
+  }
+  // Started again, the context takes samples as before.
+  ASSERT_EQ(rocprofiler_start_context(st().sampling_ctx), ROCPROFILER_STATUS_SUCCESS);
+  test_backend_emit_pc_sample(0x300, 5);
+  ASSERT_EQ(rocprofiler_flush_buffer(st().buffer), ROCPROFILER_STATUS_SUCCESS);
+  std::lock_guard<std::mutex> lock(st().mutex);
+  EXPECT_EQ(st().samples.back().pc.code_object_offset, 0x300u);
+}
+
 TEST(pc_sampling_service, losses_come_from_the_backend) {
   rocprofiler_pc_sampling_loss_t loss{};
   ASSERT_EQ(rocprofiler_query_pc_sampling_loss(st().gpu, &loss), ROCPROFILER_STATUS_SUCCESS);

@@ -21,7 +21,28 @@ rocprofiler_status_t start(void*, const rocprof_enabled_kinds_t* kinds) {
   ++g_starts;
   return ROCPROFILER_STATUS_SUCCESS;
 }
+uint64_t g_samples_at_stop = 0;  // test_backend_emit_pc_sample_at_stop
+// One aggregated sample, as the CUDA backend's sampler emits it.
+void emit_pc_sample(uint64_t offset, uint64_t samples) {
+  rocprofiler_pc_sampling_record_aggregated_v0_t rec{};
+  rec.size = sizeof(rec);
+  rec.agent_id = g_agent;
+  rec.pc.code_object_id = 1;
+  rec.pc.code_object_offset = offset;
+  rec.dispatch_id = 7;
+  rec.sample_count = samples;
+  rec.not_issued_count = samples / 2;
+  rec.warp_state = ROCPROFILER_PC_SAMPLING_WARP_STATE_LONG_SCOREBOARD;
+  rec.reason_not_issued = ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT;
+  rec.attribution = ROCPROFILER_PC_SAMPLING_ATTRIBUTION_DISPATCH;
+  g_core->emit_pc_sampling_record(g_agent, ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE,
+                                  &rec);
+}
 void stop(void*) {
+  // Like CUPTI's last range, handed over at cuptiPCSamplingStop: after the context stopped.
+  if (g_samples_at_stop != 0 && g_kinds.pc_sampling_count > 0)
+    emit_pc_sample(0x2a0, g_samples_at_stop);
+  g_samples_at_stop = 0;
   std::memset(&g_kinds, 0, sizeof(g_kinds));
 }
 void flush(void*) {}
@@ -203,19 +224,12 @@ __attribute__((visibility("default"))) uint64_t test_backend_pc_sampling_interva
 // What the backend's drain thread does with one aggregated CUPTI sample.
 __attribute__((visibility("default"))) void test_backend_emit_pc_sample(uint64_t offset,
                                                                         uint64_t samples) {
-  rocprofiler_pc_sampling_record_aggregated_v0_t rec{};
-  rec.size = sizeof(rec);
-  rec.agent_id = g_agent;
-  rec.pc.code_object_id = 1;
-  rec.pc.code_object_offset = offset;
-  rec.dispatch_id = 7;
-  rec.sample_count = samples;
-  rec.not_issued_count = samples / 2;
-  rec.warp_state = ROCPROFILER_PC_SAMPLING_WARP_STATE_LONG_SCOREBOARD;
-  rec.reason_not_issued = ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT;
-  rec.attribution = ROCPROFILER_PC_SAMPLING_ATTRIBUTION_DISPATCH;
-  g_core->emit_pc_sampling_record(g_agent, ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE,
-                                  &rec);
+  emit_pc_sample(offset, samples);
+}
+
+// The next stop emits one sample of `samples` at offset 0x2a0 (the last range's data).
+__attribute__((visibility("default"))) void test_backend_emit_pc_sample_at_stop(uint64_t samples) {
+  g_samples_at_stop = samples;
 }
 
 __attribute__((visibility("default"))) int test_backend_starts(void) {
