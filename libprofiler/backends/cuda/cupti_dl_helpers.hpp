@@ -75,4 +75,25 @@ CUptiResult cupti_counter_availability(Get get, Params p, std::vector<uint8_t>& 
   return r;
 }
 
+// The calls every dlsym'd profiler wrapper answers the same way, over its table `t_` (members
+// cuptiGetResultString, cuptiProfilerInitialize, cuptiDeviceGetChipName): the wrapper derives
+// from cupti_profiler_basics<its interface, its table>.
+template <class Api, class Table>
+class cupti_profiler_basics : public Api {
+ public:
+  explicit cupti_profiler_basics(Table t) : t_{t} {}
+  const char* result_string(CUptiResult r) override {
+    return cupti_result_text(t_.cuptiGetResultString, r);
+  }
+  CUptiResult initialize() override {
+    return cupti_profiler_initialize(t_.cuptiProfilerInitialize);
+  }
+  CUptiResult chip_name(size_t device_index, std::string& chip) override {
+    return cupti_chip_name(t_.cuptiDeviceGetChipName, device_index, chip);
+  }
+
+ protected:
+  Table t_;
+};
+
 }  // namespace rocprof::cuda

@@ -42,19 +42,12 @@ struct driver_graph_table {
   decltype(&::cuStreamIsCapturing) is_capturing = nullptr;
 };
 
-class range_profiler_dl_api final : public range_profiler_api {
+class range_profiler_dl_api final
+    : public cupti_profiler_basics<range_profiler_api, cupti_target_table> {
  public:
-  range_profiler_dl_api(cupti_target_table t, driver_graph_table d) : t_{t}, d_{d} {}
+  range_profiler_dl_api(cupti_target_table t, driver_graph_table d)
+      : cupti_profiler_basics{t}, d_{d} {}
 
-  const char* result_string(CUptiResult r) override {
-    return cupti_result_text(t_.cuptiGetResultString, r);
-  }
-  CUptiResult initialize() override {
-    return cupti_profiler_initialize(t_.cuptiProfilerInitialize);
-  }
-  CUptiResult chip_name(size_t device_index, std::string& chip) override {
-    return cupti_chip_name(t_.cuptiDeviceGetChipName, device_index, chip);
-  }
   CUptiResult counter_availability(CUcontext ctx, std::vector<uint8_t>& image) override {
     auto p = ROCPROF_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     p.ctx = ctx;
@@ -140,7 +133,6 @@ class range_profiler_dl_api final : public range_profiler_api {
   }
 
  private:
-  cupti_target_table t_;
   driver_graph_table d_;
 };
 

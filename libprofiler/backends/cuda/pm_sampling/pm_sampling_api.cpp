@@ -33,19 +33,10 @@ struct pm_table {
 #undef ROCPROF_MEMBER
 };
 
-class pm_sampling_dl_api final : public pm_sampling_api {
+class pm_sampling_dl_api final : public cupti_profiler_basics<pm_sampling_api, pm_table> {
  public:
-  explicit pm_sampling_dl_api(pm_table t) : t_{t} {}
+  explicit pm_sampling_dl_api(pm_table t) : cupti_profiler_basics{t} {}
 
-  const char* result_string(CUptiResult r) override {
-    return cupti_result_text(t_.cuptiGetResultString, r);
-  }
-  CUptiResult initialize() override {
-    return cupti_profiler_initialize(t_.cuptiProfilerInitialize);
-  }
-  CUptiResult chip_name(size_t device_index, std::string& chip) override {
-    return cupti_chip_name(t_.cuptiDeviceGetChipName, device_index, chip);
-  }
   CUptiResult counter_availability(size_t device_index, std::vector<uint8_t>& image) override {
     auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
     p.deviceIndex = device_index;
@@ -141,9 +132,6 @@ class pm_sampling_dl_api final : public pm_sampling_api {
     uint64_t t = 0;
     return t_.cuptiGetTimestamp(&t) == CUPTI_SUCCESS ? t : 0;
   }
-
- private:
-  pm_table t_;
 };
 
 }  // namespace
