@@ -34,6 +34,8 @@ inline constexpr std::string_view memory_set_kind = "MEMORY_SET";
 inline constexpr std::string_view memory_allocation_kind = "MEMORY_ALLOCATION";
 inline constexpr std::string_view scratch_memory_kind = "SCRATCH_MEMORY";
 inline constexpr std::string_view counter_collection_kind = "COUNTER_COLLECTION";
+// The event category of a device-wide counter sample in rocpd (formats/rocpd/README.md).
+inline constexpr std::string_view device_counter_sample_kind = "DEVICE_COUNTER_SAMPLE";
 
 // The name an API record is shown under in CSV Function, stats and summaries: the user message
 // for markers that carry one, else the API function name.

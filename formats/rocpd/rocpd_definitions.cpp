@@ -125,7 +125,9 @@ void rocpd_writer::write_definitions() {
   {
     table_insert<metadata_table> meta{db_, u, {metadata_col::tag, metadata_col::value}, 1};
     std::vector<std::pair<std::string, std::string>> tags{
-        {"schema_version", std::to_string(schema_version)}, {"uuid", uuid_suffix_}, {"guid", guid_}};
+        {"schema_version", std::to_string(schema_version)},
+        {"uuid", uuid_suffix_},
+        {"guid", guid_}};
     // Ours, beside AMD's three (formats/rocpd/README.md, "Metadata of ours"): every string the
     // records use is in rocpd_string (the reader needs no pre-pass over event extdata), and the
     // clock offsets and MPI rank `rocpd merge` aligns and names processes with.

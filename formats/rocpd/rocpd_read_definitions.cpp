@@ -76,7 +76,8 @@ void agent_fields(agent_info& a, const ojson& j) {
   a.max_engine_clk_ccompute = json_u32(j, "max_engine_clk_ccompute");
   a.max_engine_clk_fcompute = json_u32(j, "max_engine_clk_fcompute");
   a.sdma_fw_version = pack(j, "sdma_fw_version", {{"uCodeSDMA", 0}, {"uCodeRes", 10}});
-  a.fw_version = pack(j, "fw_version", {{"uCode", 0}, {"Major", 10}, {"Minor", 16}, {"Stepping", 24}});
+  a.fw_version =
+      pack(j, "fw_version", {{"uCode", 0}, {"Major", 10}, {"Minor", 16}, {"Stepping", 24}});
   a.capability = pack(j, "capability",
                       {{"HotPluggable", 0},
                        {"HSAMMUPresent", 1},
@@ -115,21 +116,69 @@ void agent_fields(agent_info& a, const ojson& j) {
     a.uuid = it->get<std::string>();
   // The backend's own extras (agent_json() merged them into the object): what is left once
   // the keys it writes itself are removed.
-  static const char* const own_keys[] = {
-      "size", "id", "type", "mem_banks_count", "caches_count", "io_links_count", "node_id",
-      "logical_node_id", "logical_node_type_id", "runtime_visibility", "uuid", "mem_banks",
-      "caches", "io_links", "gpu_index", "handle", "device_uuid", "name", "vendor_name",
-      "product_name", "model_name", "sdma_fw_version", "fw_version", "capability",
-      "workgroup_max_dim", "grid_max_dim"};
-  static const char* const model_keys[] = {
-      "cpu_cores_count", "simd_count", "cpu_core_id_base", "simd_id_base", "max_waves_per_simd",
-      "lds_size_in_kb", "gds_size_in_kb", "num_gws", "wave_front_size", "num_xcc", "cu_count",
-      "array_count", "num_shader_banks", "simd_arrays_per_engine", "cu_per_simd_array",
-      "simd_per_cu", "max_slots_scratch_cu", "gfx_target_version", "vendor_id", "device_id",
-      "location_id", "domain", "drm_render_minor", "num_sdma_engines", "num_sdma_xgmi_engines",
-      "num_sdma_queues_per_engine", "num_cp_queues", "max_engine_clk_ccompute",
-      "max_engine_clk_fcompute", "cu_per_engine", "max_waves_per_cu", "family_id",
-      "workgroup_max_size", "grid_max_size", "local_mem_size", "hive_id", "gpu_id"};
+  static const char* const own_keys[] = {"size",
+                                         "id",
+                                         "type",
+                                         "mem_banks_count",
+                                         "caches_count",
+                                         "io_links_count",
+                                         "node_id",
+                                         "logical_node_id",
+                                         "logical_node_type_id",
+                                         "runtime_visibility",
+                                         "uuid",
+                                         "mem_banks",
+                                         "caches",
+                                         "io_links",
+                                         "gpu_index",
+                                         "handle",
+                                         "device_uuid",
+                                         "name",
+                                         "vendor_name",
+                                         "product_name",
+                                         "model_name",
+                                         "sdma_fw_version",
+                                         "fw_version",
+                                         "capability",
+                                         "workgroup_max_dim",
+                                         "grid_max_dim"};
+  static const char* const model_keys[] = {"cpu_cores_count",
+                                           "simd_count",
+                                           "cpu_core_id_base",
+                                           "simd_id_base",
+                                           "max_waves_per_simd",
+                                           "lds_size_in_kb",
+                                           "gds_size_in_kb",
+                                           "num_gws",
+                                           "wave_front_size",
+                                           "num_xcc",
+                                           "cu_count",
+                                           "array_count",
+                                           "num_shader_banks",
+                                           "simd_arrays_per_engine",
+                                           "cu_per_simd_array",
+                                           "simd_per_cu",
+                                           "max_slots_scratch_cu",
+                                           "gfx_target_version",
+                                           "vendor_id",
+                                           "device_id",
+                                           "location_id",
+                                           "domain",
+                                           "drm_render_minor",
+                                           "num_sdma_engines",
+                                           "num_sdma_xgmi_engines",
+                                           "num_sdma_queues_per_engine",
+                                           "num_cp_queues",
+                                           "max_engine_clk_ccompute",
+                                           "max_engine_clk_fcompute",
+                                           "cu_per_engine",
+                                           "max_waves_per_cu",
+                                           "family_id",
+                                           "workgroup_max_size",
+                                           "grid_max_size",
+                                           "local_mem_size",
+                                           "hive_id",
+                                           "gpu_id"};
   ojson extras = j;
   for (const char* key : own_keys)
     extras.erase(key);
@@ -420,9 +469,9 @@ bool reader_impl::read_definitions(size_t process, trace_definitions& defs, std:
         k.demangled_name = it->get<std::string>();
       if (const auto it = j.find("truncated_kernel_name"); it != j.end() && it->is_string())
         k.truncated_name = it->get<std::string>();
-      for (const char* key : {"size", "kernel_id", "kernel_code_entry_byte_offset",
-                              "formatted_kernel_name", "demangled_kernel_name",
-                              "truncated_kernel_name", "kernel_address"})
+      for (const char* key :
+           {"size", "kernel_id", "kernel_code_entry_byte_offset", "formatted_kernel_name",
+            "demangled_kernel_name", "truncated_kernel_name", "kernel_address"})
         j.erase(key);
       k.extdata_json = j.dump();
       defs.kernel_symbols.push_back(std::move(k));

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "common/number_format.hpp"
+#include "rocpd/read_batcher.hpp"
 #include "rocpd/rocpd_reader_impl.hpp"
 #include "rocpd/rocpd_tables.hpp"
 #include "rocpd/table_select.hpp"
@@ -19,41 +20,6 @@ using namespace rocprof::trace;
 namespace {
 
 using event_col = event_table::column;
-
-// Records of one kind gathered until a batch is full, then handed to every writer.
-template <typename T>
-class batcher {
- public:
-  batcher(const std::vector<writer*>& out, const read_options& options, uint64_t& total)
-      : out_{out}, options_{options}, total_{total} {
-    records_.reserve(options.batch_size);
-  }
-  ~batcher() { flush(); }
-  T& add() { return records_.emplace_back(); }
-  void drop_last() { records_.pop_back(); }
-  void commit() {
-    if (records_.size() >= options_.batch_size) flush();
-  }
-  void flush() {
-    if (records_.empty()) return;
-    for (auto* w : out_)
-      w->write(make_span(records_));
-    total_ += records_.size();
-    records_.clear();
-    if (options_.progress) options_.progress(total_);
-  }
-
- private:
-  const std::vector<writer*>& out_;
-  const read_options& options_;
-  uint64_t& total_;
-  std::vector<T> records_;
-};
-
-bool in_window(const time_window& w, uint64_t start, uint64_t end) {
-  if (!w.active()) return true;
-  return w.inclusive ? start >= w.begin && end <= w.end : start <= w.end && end >= w.begin;
-}
 
 // The event columns every record kind reads (correlation ids and the category).
 struct event_slots {
@@ -366,7 +332,8 @@ bool reader_impl::read_records(size_t process, const trace_definitions& defs,
         r.end_ns = t;
         r.agent_id = agent_id;
         r.queue_id = q.u64(queue);
-        r.flags = static_cast<uint64_t>(std::strtoull(std::string{q.text(flags)}.c_str(), nullptr, 10));
+        r.flags =
+            static_cast<uint64_t>(std::strtoull(std::string{q.text(flags)}.c_str(), nullptr, 10));
         r.allocation_size = q.u64(size);
         scratch.commit();
         continue;
@@ -404,12 +371,15 @@ bool reader_impl::read_records(size_t process, const trace_definitions& defs,
     const int agent = q.column<kernel_dispatch_table>("D", kernel_dispatch_table::column::agent_id);
     const int start = q.column<kernel_dispatch_table>("D", kernel_dispatch_table::column::start);
     const int end = q.column<kernel_dispatch_table>("D", kernel_dispatch_table::column::end);
+    // Device counter samples' values are pmc events too: read_device_samples reads those.
+    const std::string device_samples = std::to_string(category_id(device_counter_sample_kind));
     if (!q.prepare("FROM " + T("rocpd_pmc_event") + " P LEFT JOIN " + T("rocpd_kernel_dispatch") +
-                   " D ON D.event_id = P.event_id ORDER BY P.rowid"))
+                   " D ON D.event_id = P.event_id LEFT JOIN " + T("rocpd_event") +
+                   " E ON E.id = P.event_id WHERE E.category_id IS NULL OR E.category_id <> " +
+                   device_samples + " ORDER BY P.rowid"))
       return fail(q);
     while (q.step()) {
-      if (!q.is_null(start) &&
-          !in_window(o.window, shift(q.u64(start)), shift(q.u64(end))))
+      if (!q.is_null(start) && !in_window(o.window, shift(q.u64(start)), shift(q.u64(end))))
         continue;
       auto& r = values.add();
       r.dispatch_id = q.u64(dispatch);
@@ -420,6 +390,7 @@ bool reader_impl::read_records(size_t process, const trace_definitions& defs,
     }
     if (!q.error().empty()) return fail(q);
   }
+  if (!read_device_samples(process, options, out, total, error)) return false;
   if (skipped) *skipped = 0;
   return true;
 }

@@ -30,10 +30,8 @@ struct timed_table {
   std::string_view base, start, end;
 };
 constexpr timed_table timed_tables[] = {
-    {"rocpd_region", "start", "end"},
-    {"rocpd_sample", "timestamp", "timestamp"},
-    {"rocpd_kernel_dispatch", "start", "end"},
-    {"rocpd_memory_allocate", "start", "end"},
+    {"rocpd_region", "start", "end"},          {"rocpd_sample", "timestamp", "timestamp"},
+    {"rocpd_kernel_dispatch", "start", "end"}, {"rocpd_memory_allocate", "start", "end"},
     {"rocpd_memory_copy", "start", "end"},
 };
 
@@ -134,8 +132,7 @@ bool reader_impl::discover(std::string* error) {
   return true;
 }
 
-bool reader_impl::read_metadata(process_source& p, const std::string& suffix,
-                                std::string* error) {
+bool reader_impl::read_metadata(process_source& p, const std::string& suffix, std::string* error) {
   table_select q{db_};
   const int tag = q.column<metadata_table>("M", metadata_table::column::tag);
   const int value = q.column<metadata_table>("M", metadata_table::column::value);

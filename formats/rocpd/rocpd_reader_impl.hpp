@@ -1,11 +1,13 @@
 // The rocpd reader class, shared by its three source files (internal to formats/rocpd):
 //   rocpd_reader.cpp              opening, the processes of a database, time span, markers;
 //   rocpd_read_definitions.cpp    one process's definition tables -> trace_definitions;
-//   rocpd_read_records.cpp        one process's record tables -> writer batches.
+//   rocpd_read_records.cpp        one process's record tables -> writer batches;
+//   rocpd_read_device_samples.cpp its device counter samples (called by read_records).
 #pragma once
 
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -40,6 +42,9 @@ class reader_impl final : public database_reader {
   bool discover(std::string* error);
   bool read_metadata(process_source& p, const std::string& suffix, std::string* error);
   bool read_strings(size_t process, trace::trace_definitions& defs, std::string* error);
+  bool read_device_samples(size_t process, const read_options& options,
+                           const std::vector<trace::writer*>& out, uint64_t& total,
+                           std::string* error);
 
   sqlite3* db_ = nullptr;
   std::string path_;

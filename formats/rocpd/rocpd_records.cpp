@@ -76,10 +76,10 @@ std::string_view rocpd_writer::kernel_extdata(const kernel_dispatch_record& r) {
   const bool graph = r.graph_id != 0 || r.graph_node_id != 0;
   const bool cluster = r.cluster_size.x != 0 || r.cluster_size.y != 0 || r.cluster_size.z != 0;
   const auto* sym = kernels_->find(r.kernel_id);
-  const bool registers = sym ? (sym->arch_vgpr_count != r.arch_vgpr_count ||
-                                sym->accum_vgpr_count != r.accum_vgpr_count ||
-                                sym->sgpr_count != r.sgpr_count)
-                             : (r.arch_vgpr_count | r.accum_vgpr_count | r.sgpr_count) != 0;
+  const bool registers =
+      sym ? (sym->arch_vgpr_count != r.arch_vgpr_count ||
+             sym->accum_vgpr_count != r.accum_vgpr_count || sym->sgpr_count != r.sgpr_count)
+          : (r.arch_vgpr_count | r.accum_vgpr_count | r.sgpr_count) != 0;
   if (!graph && !cluster && !registers) return "{}";
   scratch_text_.assign("{");
   auto out = std::back_inserter(scratch_text_);
@@ -233,6 +233,49 @@ void rocpd_writer::write(record_span<scratch_memory_record> records) {
         .end_row();
   }
   count_rows(records.size * 2);
+}
+
+// A track per agent and counter, named by the counter: AMD's `samples` view lists its samples
+// under that name on the process's main thread; the extdata says which agent (its
+// rocpd_info_agent row) and counter (its rocpd_info_pmc id) the track belongs to.
+int64_t rocpd_writer::device_track_for(uint64_t agent, uint64_t counter) {
+  auto [it, inserted] = device_tracks_.emplace(std::make_pair(agent, counter),
+                                               int64_t(tracks_.size() + device_tracks_.size() + 1));
+  if (inserted) {
+    const auto name = counter_names_.find(counter);
+    see_thread(pid_);
+    inserts_->device_tracks.i64(track_col::id, it->second)
+        .i64(track_col::nid, nid_)
+        .i64(track_col::pid, pid_)
+        .i64(track_col::tid, pid_)
+        .i64(track_col::name_id, name != counter_names_.end() ? name->second : empty_id_)
+        .text(track_col::extdata,
+              fmt::format(R"({{"agent_id":{},"counter_id":{}}})", agent_row(agent), counter))
+        .end_row();
+  }
+  return it->second;
+}
+
+// Each sample: an event of category DEVICE_COUNTER_SAMPLE, a rocpd_sample row on its track at
+// its timestamp, and a rocpd_pmc_event of that event with the counter's value.
+void rocpd_writer::write(record_span<device_counter_sample_record> records) {
+  if (!loading()) return;
+  for (const auto& r : records) {
+    const int64_t track = device_track_for(r.agent_id, r.counter_id);
+    const int64_t event = add_event(device_sample_category_, 0, 0, 0);
+    inserts_->samples.u64(sample_col::id, ++uncorrelated_id_)
+        .i64(sample_col::track_id, track)
+        .u64(sample_col::timestamp, r.timestamp_ns)
+        .i64(sample_col::event_id, event)
+        .text(sample_col::extdata, "{}")
+        .end_row();
+    inserts_->pmc_events.i64(pmc_event_col::id, ++next_pmc_event_)
+        .i64(pmc_event_col::event_id, event)
+        .u64(pmc_event_col::pmc_id, r.counter_id)
+        .f64(pmc_event_col::value, r.value)
+        .end_row();
+  }
+  count_rows(records.size * 3);
 }
 
 }  // namespace rocprof::formats::rocpd

@@ -42,6 +42,11 @@ rocpd_writer::inserts::inserts(database& db, const std::string& u)
              u,
              {track_col::id, track_col::nid, track_col::pid, track_col::tid, track_col::name_id},
              1},
+      device_tracks{db,
+                    u,
+                    {track_col::id, track_col::nid, track_col::pid, track_col::tid,
+                     track_col::name_id, track_col::extdata},
+                    1},
       kernels{db,
               u,
               {kernel_col::id,
@@ -79,8 +84,7 @@ rocpd_writer::inserts::inserts(database& db, const std::string& u)
                   {copy_col::id, copy_col::nid, copy_col::pid, copy_col::tid, copy_col::start,
                    copy_col::end, copy_col::name_id, copy_col::dst_agent_id, copy_col::dst_address,
                    copy_col::size, copy_col::queue_id, copy_col::stream_id,
-                   copy_col::region_name_id,
-                   copy_col::event_id, copy_col::extdata},
+                   copy_col::region_name_id, copy_col::event_id, copy_col::extdata},
                   32},
       allocations{db,
                   u,
@@ -110,6 +114,7 @@ void rocpd_writer::inserts::flush() {
   regions.flush();
   samples.flush();
   tracks.flush();
+  device_tracks.flush();
   kernels.flush();
   copies.flush();
   memory_sets.flush();
@@ -129,7 +134,7 @@ void rocpd_writer::collect_strings() {
   for (const auto& row : domain_table)
     own(row.category);
   for (auto s : {kernel_dispatch_kind, memory_copy_kind, memory_set_kind, memory_allocation_kind,
-                 scratch_memory_kind, counter_collection_kind})
+                 scratch_memory_kind, counter_collection_kind, device_counter_sample_kind})
     own(s);
   for (int v = 0; v <= 5; ++v)
     own(copy_direction_name(static_cast<memory_copy_direction>(v)));
@@ -163,6 +168,9 @@ void rocpd_writer::collect_strings() {
   alloc_category_ = sid(memory_allocation_kind);
   scratch_category_ = sid(scratch_memory_kind);
   counter_category_ = sid(counter_collection_kind);
+  device_sample_category_ = sid(device_counter_sample_kind);
+  for (const auto& c : d.counters)
+    counter_names_.emplace(c.id, sid(std::string_view{c.name}));
   for (int v = 0; v <= 5; ++v)
     direction_ids_[static_cast<size_t>(v)] =
         sid(copy_direction_name(static_cast<memory_copy_direction>(v)));
@@ -239,8 +247,8 @@ int64_t rocpd_writer::add_event(int64_t category, uint64_t stack, uint64_t paren
 }
 
 int64_t rocpd_writer::track_for(int64_t pid, int64_t tid, int64_t name_id) {
-  auto [it, inserted] =
-      tracks_.emplace(std::make_tuple(pid, tid, name_id), int64_t(tracks_.size() + 1));
+  auto [it, inserted] = tracks_.emplace(std::make_tuple(pid, tid, name_id),
+                                        int64_t(tracks_.size() + device_tracks_.size() + 1));
   if (inserted)
     inserts_->tracks.i64(track_col::id, it->second)
         .i64(track_col::nid, nid_)

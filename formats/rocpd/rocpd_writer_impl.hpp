@@ -67,10 +67,8 @@ class rocpd_writer final : public trace::writer {
     for (const auto& r : records)
       counter_dispatches_.push_back(r.dispatch);
   }
-  // Not stored, as in rocprofv3 7.0 (formats/rocpd/README.md).
-  void write(trace::record_span<trace::device_counter_sample_record> r) override {
-    ignore_records(r);
-  }
+  // A sample on the agent's track of its counter, its value in a pmc event (README.md).
+  void write(trace::record_span<trace::device_counter_sample_record> records) override;
   void write(trace::record_span<trace::pc_sample_record> r) override { ignore_records(r); }
   std::string finish() override;
 
@@ -85,6 +83,7 @@ class rocpd_writer final : public trace::writer {
     table_insert<region_table> regions;
     table_insert<sample_table> samples;
     table_insert<track_table> tracks;
+    table_insert<track_table> device_tracks;  // with extdata naming agent and counter
     table_insert<kernel_dispatch_table> kernels;
     table_insert<memory_copy_table> copies;
     table_insert<memory_copy_table> memory_sets;
@@ -129,6 +128,7 @@ class rocpd_writer final : public trace::writer {
   int64_t add_event(int64_t category, uint64_t stack, uint64_t parent, uint64_t corr_external,
                     std::string_view extdata = "{}");
   int64_t track_for(int64_t pid, int64_t tid, int64_t name_id);
+  int64_t device_track_for(uint64_t agent, uint64_t counter);
   template <typename Table>
   table_insert<Table>& activity_row(table_insert<Table>& rows, int64_t pid, int64_t tid,
                                     uint64_t start, uint64_t end, int64_t event);
@@ -157,7 +157,7 @@ class rocpd_writer final : public trace::writer {
   int64_t empty_id_ = 1;
   std::array<int64_t, trace::domain_table.size()> category_ids_{};
   int64_t kernel_category_ = 0, copy_category_ = 0, set_category_ = 0, alloc_category_ = 0,
-          scratch_category_ = 0, counter_category_ = 0;
+          scratch_category_ = 0, counter_category_ = 0, device_sample_category_ = 0;
   std::array<int64_t, 6> direction_ids_{};
   int64_t memory_set_name_ = 0;
 
@@ -170,6 +170,8 @@ class rocpd_writer final : public trace::writer {
   int64_t last_tid_ = INT64_MIN;
   uint64_t last_queue_ = UINT64_MAX, last_stream_ = UINT64_MAX;
   std::map<std::tuple<int64_t, int64_t, int64_t>, int64_t> tracks_;
+  std::map<std::pair<uint64_t, uint64_t>, int64_t> device_tracks_;  // (agent, counter) -> id
+  std::unordered_map<uint64_t, int64_t> counter_names_;             // counter id -> string id
 
   std::optional<inserts> inserts_;
   int64_t next_event_ = 0, next_copy_ = 0, next_pmc_event_ = 0;

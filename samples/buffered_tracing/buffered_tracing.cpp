@@ -1,8 +1,8 @@
 // Sample tool: buffer tracing. Records of markers, kernel dispatches, memory copies and sets,
 // and CUDA runtime API calls arrive in batches on a callback thread of the tool's own; each is
 // printed with its names from the name table (rocprofiler-sdk/cxx/name_info.hpp), kernels with
-// the symbol names code-object tracing reported, CUDA calls with their arguments
-// (rocprofiler_iterate_buffer_tracing_record_args).
+// the symbol names code-object tracing reported (demangled for display), CUDA calls with their
+// arguments (rocprofiler_iterate_buffer_tracing_record_args).
 //
 // Lines: "names buffer_kinds=N operations=M", then per record
 //   "record kind=KERNEL_DISPATCH op=KERNEL_DISPATCH_COMPLETE cid=.. ext=.. tid=.. kernel=.."
@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/demangle.hpp"
 #include "common/sample_output.hpp"
 
 namespace {
@@ -31,7 +32,7 @@ rocprofiler_context_id_t g_context{};
 rocprofiler_buffer_id_t g_buffer{};
 rocprofiler::sdk::buffer_name_info g_names;
 std::mutex g_kernels_mutex;
-std::map<uint64_t, std::string> g_kernels;  // kernel id -> symbol name
+std::map<uint64_t, std::string> g_kernels;  // kernel id -> symbol name, demangled
 std::atomic<uint64_t> g_records{0};
 std::atomic<uint64_t> g_dropped{0};
 
@@ -47,7 +48,7 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
     return;
   const auto* symbol = static_cast<const rocprofiler_kernel_symbol_data_t*>(record.payload);
   std::lock_guard<std::mutex> lock(g_kernels_mutex);
-  g_kernels[symbol->kernel_id] = symbol->kernel_name != nullptr ? symbol->kernel_name : "";
+  g_kernels[symbol->kernel_id] = sample::demangled(symbol->kernel_name);
 }
 
 // "(name=value, ...)" of a buffered CUDA API record.

@@ -6,17 +6,13 @@
 // Lines: "code_object phase=load id=.. agent=.. uri=.. storage=memory size=.."
 //        "kernel_symbol phase=load kernel_id=.. code_object=.. name=.. registers=.."
 // and at the end "summary code_objects=N kernel_symbols=M".
-#include <cxxabi.h>
-
 #include <rocprofiler-sdk/registration.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <string>
 
+#include "common/demangle.hpp"
 #include "common/sample_output.hpp"
 
 namespace {
@@ -24,14 +20,6 @@ namespace {
 rocprofiler_context_id_t g_context{};
 std::atomic<uint64_t> g_code_objects{0};
 std::atomic<uint64_t> g_kernel_symbols{0};
-
-std::string demangled(const char* name) {
-  if (name == nullptr) return "";
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> text{
-      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free};
-  return status == 0 && text != nullptr ? std::string(text.get()) : std::string(name);
-}
 
 void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*) {
   const char* phase = record.phase == ROCPROFILER_CALLBACK_PHASE_LOAD ? "load" : "unload";
@@ -55,7 +43,7 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
         .add("phase", phase)
         .add("kernel_id", data->kernel_id)
         .add("code_object", data->code_object_id)
-        .add("name", demangled(data->kernel_name))
+        .add("name", sample::demangled(data->kernel_name))
         .add("registers", data->arch_vgpr_count)
         .add("shared_bytes", data->group_segment_size)
         .print();

@@ -17,6 +17,7 @@
 #include "launch_external_id.hpp"
 #include "notices.hpp"
 #include "rocprof/common/c_boundary.hpp"
+#include "stream_capture.hpp"
 
 namespace rocprof::cuda {
 namespace {
@@ -301,8 +302,9 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       t_owner = e.correlation_id;
       t_owner_cupti = cb.correlationId;
     }
-    e.external_id = launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner,
-                                       t_depth == 0, e.external_id);
+    e.external_id =
+        launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner, t_depth == 0,
+                           e.external_id, cb.functionParams, &launches_into_capture);
     if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
     ++t_depth;
     correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});

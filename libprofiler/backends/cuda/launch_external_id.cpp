@@ -27,10 +27,17 @@ std::atomic<uint32_t> g_work[2][max_cbid];
 thread_local uint64_t t_answered_owner = 0;
 thread_local uint64_t t_answer = 0;
 
+// Set once a call that begins a stream capture is seen; launches are checked for capture after.
+std::atomic<bool> g_capture_begun{false};
+
+constexpr uint32_t launching = bit(cuda_domain::kernel_dispatch) | bit(cuda_domain::memory_copy) |
+                               bit(cuda_domain::memory_set);
+
 }  // namespace
 
 uint32_t launch_work_of(const char* name) {
   if (name == nullptr) return 0;
+  if (has_prefix(name, {"cudaStreamBeginCapture", "cuStreamBeginCapture"})) return begins_capture;
   if (has_prefix(name, {"cudaGraphLaunch", "cuGraphLaunch"}))
     return bit(cuda_domain::kernel_dispatch) | bit(cuda_domain::memory_copy) |
            bit(cuda_domain::memory_set);
@@ -45,7 +52,8 @@ uint32_t launch_work_of(const char* name) {
 }
 
 uint64_t launch_external_id(backend_sink& sink, api_domain domain, uint32_t cbid, const char* name,
-                            uint64_t owner, bool outermost, uint64_t pushed) {
+                            uint64_t owner, bool outermost, uint64_t pushed, const void* params,
+                            capture_query capturing) {
   if (outermost) t_answered_owner = 0;  // a new call: an earlier answer belongs to another
   if (owner != 0 && owner == t_answered_owner) return t_answer;
   uint32_t work = 0;
@@ -59,6 +67,10 @@ uint64_t launch_external_id(backend_sink& sink, api_domain domain, uint32_t cbid
   } else {
     work = launch_work_of(name);
   }
+  if ((work & begins_capture) != 0) g_capture_begun.store(true, std::memory_order_relaxed);
+  if ((work & launching) != 0 && capturing != nullptr &&
+      g_capture_begun.load(std::memory_order_relaxed) && capturing(domain, cbid, params))
+    return pushed;
   for (cuda_domain d : {cuda_domain::kernel_dispatch, cuda_domain::memory_copy,
                         cuda_domain::memory_set, cuda_domain::memory_allocation}) {
     uint64_t answer = 0;

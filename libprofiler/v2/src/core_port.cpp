@@ -159,6 +159,7 @@ int initialize_tool(rocprofiler_client_finalize_t, void*) {
                                                    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
                                                    nullptr, 0, code_object_callback, nullptr);
   c.rocprofiler_start_context(s.code_objects);
+  configure_device_counting();
   s.configured.store(true);
   return 0;
 }

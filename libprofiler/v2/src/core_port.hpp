@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "core_events.hpp"
@@ -48,6 +50,30 @@ std::vector<core_agent> agents();
 const char* operation_name(event_class what, uint32_t operation);
 /// The operation of a name, by searching the class's operations; false when unknown.
 bool operation_id(event_class what, const char* name, uint32_t* operation);
+
+/// Device-wide counters of one GPU from the core's device counting service (for the device
+/// profiling sessions; core_device_source.cpp): start, read what each counter accumulated since
+/// the start (summed over its dimension instances, in the order of the names), stop. One
+/// counter counts on a GPU at a time (start fails while another is started there).
+class device_counter {
+ public:
+  virtual ~device_counter() = default;
+  virtual bool start() = 0;
+  virtual bool read(std::vector<double>& values) = 0;
+  virtual void stop() = 0;
+};
+enum class device_counter_error {
+  no_service,       // no GPU offers device counting, or the core was initialised before this
+                    // library (nothing could be configured)
+  no_gpu,           // no GPU agent of that index
+  unknown_counter,  // a name the GPU does not know
+  not_countable,    // the GPU cannot count these counters together
+};
+/// The counters `names` on GPU `gpu_index` (the index among the core's GPU agents), or nullptr
+/// with the error and why.
+std::unique_ptr<device_counter> open_device_counter(const std::vector<std::string>& names,
+                                                    int gpu_index, device_counter_error& error,
+                                                    std::string& why);
 
 // ---- implemented by the v2 side, called by the port on the core's threads ----
 

@@ -9,6 +9,9 @@
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "rocprofiler-sdk/context.h"
+#include "rocprofiler-sdk/counter_config.h"
+#include "rocprofiler-sdk/counters.h"
+#include "rocprofiler-sdk/device_counting_service.h"
 #include "rocprofiler-sdk/internal_threading.h"
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
@@ -31,7 +34,13 @@ namespace rocprof::v2::core_port {
   X(rocprofiler_query_buffer_tracing_kind_operation_name) \
   X(rocprofiler_iterate_buffer_tracing_kind_operations)   \
   X(rocprofiler_query_available_agents)                   \
-  X(rocprofiler_get_timestamp)
+  X(rocprofiler_get_timestamp)                            \
+  X(rocprofiler_configure_device_counting_service)        \
+  X(rocprofiler_sample_device_counting_service)           \
+  X(rocprofiler_iterate_agent_supported_counters)         \
+  X(rocprofiler_query_counter_info)                       \
+  X(rocprofiler_query_record_counter_id)                  \
+  X(rocprofiler_create_counter_config)
 
 struct core_table {
 #define ROCPROF_V2_MEMBER(name) decltype(&::name) name = nullptr;
@@ -42,6 +51,10 @@ struct core_table {
 
 /// The core's functions, looked up once in the core's own object (core_port.hpp says why).
 const core_table& core();
+
+/// During the core's initialisation (initialize_tool): one device counting context per GPU
+/// agent, for the device profiling sessions (core_device_source.cpp).
+void configure_device_counting();
 
 /// The core's static name of an operation of a buffer-tracing kind, or nullptr.
 const char* kind_operation_name(rocprofiler_buffer_tracing_kind_t kind, int32_t operation);

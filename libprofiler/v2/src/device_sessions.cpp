@@ -1,5 +1,6 @@
 #include "device_sessions.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -29,11 +30,27 @@ registry& the_registry() {
 
 }  // namespace
 
-std::unique_ptr<device_counter_source> make_source(const std::vector<std::string>&, int,
+std::unique_ptr<device_counter_source> make_source(const std::vector<std::string>& counters,
+                                                   int gpu_index, rocprofiler_status_t& status,
                                                    std::string& why) {
-  why =
-      "device profiling sessions are not implemented yet: the core's device counting service "
-      "(issue 11, part 1) they read from is not in this build";
+  core_port::device_counter_error error{};
+  std::unique_ptr<device_counter_source> source =
+      core_port::open_device_counter(counters, gpu_index, error, why);
+  if (source != nullptr) return source;
+  switch (error) {
+    case core_port::device_counter_error::no_service:
+      status = ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+      break;
+    case core_port::device_counter_error::no_gpu:
+      status = ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+      break;
+    case core_port::device_counter_error::unknown_counter:
+      status = ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+      break;
+    case core_port::device_counter_error::not_countable:
+      status = ROCPROFILER_STATUS_ERROR;
+      break;
+  }
   return nullptr;
 }
 
@@ -51,8 +68,14 @@ rocprofiler_status_t create(const char** counter_names, uint64_t num_counters,
     s.counters.emplace_back(counter_names[i]);
   }
   std::string why;
-  s.source = make_source(s.counters, gpu_index, why);
-  if (s.source == nullptr) return sessions::not_implemented(why.c_str());
+  rocprofiler_status_t status = ROCPROFILER_STATUS_ERROR;
+  s.source = make_source(s.counters, gpu_index, status, why);
+  if (s.source == nullptr) {
+    if (status == ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED)
+      return sessions::not_implemented(why.c_str());
+    std::fprintf(stderr, "rocprofiler v2: device profiling session: %s\n", why.c_str());
+    return status;
+  }
   registry& r = the_registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   session_id->handle = r.next_id--;

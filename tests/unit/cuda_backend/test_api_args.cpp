@@ -13,6 +13,7 @@
 #include "api_args.hpp"
 #include "launch_external_id.hpp"
 #include "recording_sink.hpp"
+#include "stream_capture.hpp"
 
 namespace rocprof::cuda {
 namespace {
@@ -218,8 +219,10 @@ TEST(launch_external_id, the_tool_is_asked_once_per_launch_for_the_work_it_launc
   answering_sink sink;
   // Callback ids above CUDA 13's (the work of an id is cached per process): a runtime launch
   // (owner 7) and the driver launch nested in it: one request, one answer.
-  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1001, "cudaLaunchKernel", 7, true, 5), 1007u);
-  EXPECT_EQ(launch_external_id(sink, api_domain::driver, 1002, "cuLaunchKernel", 7, false, 5), 1007u);
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1001, "cudaLaunchKernel", 7, true, 5),
+            1007u);
+  EXPECT_EQ(launch_external_id(sink, api_domain::driver, 1002, "cuLaunchKernel", 7, false, 5),
+            1007u);
   ASSERT_EQ(sink.asked.size(), 1u);
   EXPECT_EQ(sink.asked[0].operation, 1001u);
   EXPECT_EQ(sink.asked[0].internal, 7u);
@@ -228,13 +231,77 @@ TEST(launch_external_id, the_tool_is_asked_once_per_launch_for_the_work_it_launc
   EXPECT_EQ(sink.asked.back().work, cuda_domain::memory_copy);
   // Not a launch: nobody is asked.
   const size_t before = sink.asked.size();
-  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1004, "cudaStreamSynchronize", 9, true, 5),
-            5u);
+  EXPECT_EQ(
+      launch_external_id(sink, api_domain::runtime, 1004, "cudaStreamSynchronize", 9, true, 5), 5u);
   EXPECT_EQ(sink.asked.size(), before);
   // A later call with the same owner id (ids repeat only across test sinks) asks again.
   EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1001, "cudaLaunchKernel", 7, true, 5),
             1007u);
   EXPECT_EQ(sink.asked.size(), before + 1);
+}
+
+TEST(stream_capture, the_stream_argument_is_read_from_the_parameter_struct) {
+  const auto stream = reinterpret_cast<CUstream>(uintptr_t{0x5a5a0});
+  cudaMemcpyAsync_v3020_params copy{};
+  copy.stream = stream;
+  CUstream seen = nullptr;
+  ASSERT_TRUE(stream_argument(api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
+                              &copy, seen));
+  EXPECT_EQ(seen, stream);
+  cuLaunchKernel_params launch{};
+  launch.hStream = stream;
+  seen = nullptr;
+  ASSERT_TRUE(
+      stream_argument(api_domain::driver, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &launch, seen));
+  EXPECT_EQ(seen, stream);
+  // A synchronous copy has no stream; neither has a call without parameters.
+  cudaMemcpy_v3020_params sync_copy{};
+  EXPECT_FALSE(stream_argument(api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+                               &sync_copy, seen));
+  EXPECT_FALSE(stream_argument(api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+                               nullptr, seen));
+  // No driver in this process: nothing is capturing.
+  EXPECT_FALSE(launches_into_capture(api_domain::runtime,
+                                     CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, &copy));
+}
+
+// The stand-in for cuStreamIsCapturing: the stream whose handle is 1 is being captured.
+bool capturing_stream_one(api_domain, uint32_t, const void* params) {
+  return params != nullptr && *static_cast<const int*>(params) == 1;
+}
+
+TEST(launch_external_id, a_launch_into_a_capturing_stream_is_not_asked_about_its_graph_launch_is) {
+  EXPECT_EQ(launch_work_of("cudaStreamBeginCapture_v10000"), begins_capture);
+  EXPECT_EQ(launch_work_of("cuStreamBeginCapture_v2"), begins_capture);
+  answering_sink sink;
+  const int captured = 1, plain = 0;
+  // Callback ids above CUDA 13's, as above (the work of an id is cached per process).
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1010, "cudaStreamBeginCapture", 20, true,
+                               5, &captured, &capturing_stream_one),
+            5u);
+  EXPECT_TRUE(sink.asked.empty());
+  // Launches recorded into the capture: no work runs, nobody is asked, the pushed id stays
+  // (the runtime call and its nested driver call alike).
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1011, "cudaLaunchKernel", 21, true, 5,
+                               &captured, &capturing_stream_one),
+            5u);
+  EXPECT_EQ(launch_external_id(sink, api_domain::driver, 1012, "cuLaunchKernel", 21, false, 5,
+                               &captured, &capturing_stream_one),
+            5u);
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1013, "cudaMemcpyAsync", 22, true, 5,
+                               &captured, &capturing_stream_one),
+            5u);
+  EXPECT_TRUE(sink.asked.empty());
+  // A launch into another stream meanwhile runs: asked.
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1011, "cudaLaunchKernel", 23, true, 5,
+                               &plain, &capturing_stream_one),
+            1023u);
+  // The graph's launch runs the captured work: asked once, for all of it.
+  EXPECT_EQ(launch_external_id(sink, api_domain::runtime, 1014, "cudaGraphLaunch", 24, true, 5,
+                               &plain, &capturing_stream_one),
+            1024u);
+  ASSERT_EQ(sink.asked.size(), 2u);
+  EXPECT_EQ(sink.asked[1].internal, 24u);
 }
 
 }  // namespace

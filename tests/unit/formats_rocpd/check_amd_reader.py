@@ -239,8 +239,9 @@ STRICT_JOINS = {
         """rocpd_info_thread T
            JOIN rocpd_info_process P ON P.id = T.pid AND P.guid = T.guid
            JOIN rocpd_info_node N ON N.id = T.nid AND N.guid = T.guid"""),
+    # Per-dispatch values; the device counter samples' pmc events belong to samples (below).
     "counter values": (
-        "rocpd_pmc_event",
+        "rocpd_pmc_event WHERE event_id NOT IN (SELECT event_id FROM rocpd_sample)",
         """rocpd_pmc_event PE
            JOIN rocpd_info_pmc I ON I.id = PE.pmc_id AND I.guid = PE.guid
            JOIN rocpd_event E ON E.id = PE.event_id AND E.guid = PE.guid
@@ -249,6 +250,20 @@ STRICT_JOINS = {
            JOIN rocpd_info_kernel_symbol S ON S.id = K.kernel_id AND S.guid = K.guid
            JOIN rocpd_info_process P ON P.id = K.pid AND P.guid = K.guid
            JOIN rocpd_info_thread T ON T.id = K.tid AND T.guid = K.guid"""),
+    # Device counter samples: AMD's samples view joins (track, event, process, thread), and the
+    # value's pmc event with its counter.
+    "device counter samples": (
+        """rocpd_sample R JOIN rocpd_event E ON E.id = R.event_id AND E.guid = R.guid
+           JOIN rocpd_string C ON C.id = E.category_id AND C.guid = E.guid
+           WHERE C.string = 'DEVICE_COUNTER_SAMPLE'""",
+        """rocpd_sample R JOIN rocpd_event E ON E.id = R.event_id AND E.guid = R.guid
+           JOIN rocpd_string C ON C.id = E.category_id AND C.guid = E.guid
+           JOIN rocpd_track K ON K.id = R.track_id AND K.guid = R.guid
+           JOIN rocpd_info_process P ON P.id = K.pid AND P.guid = K.guid
+           JOIN rocpd_info_thread T ON T.id = K.tid AND T.guid = K.guid
+           JOIN rocpd_pmc_event PE ON PE.event_id = E.id AND PE.guid = E.guid
+           JOIN rocpd_info_pmc I ON I.id = PE.pmc_id AND I.guid = PE.guid
+           WHERE C.string = 'DEVICE_COUNTER_SAMPLE'"""),
 }
 
 # Memory copies also need both agents; our memsets (name MEMORY_SET) have no source agent and

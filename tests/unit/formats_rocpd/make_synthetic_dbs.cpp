@@ -52,6 +52,9 @@ ojson expectations(const ts::synthetic_trace& t) {
     kernel_ns[display[k.kernel_id]] += k.end_ns - k.start_ns;
     kernel_total += k.end_ns - k.start_ns;
   }
+  // Device counter samples are rocpd samples of their own category (formats/rocpd/README.md).
+  if (!t.device_counter_samples.empty())
+    samples["DEVICE_COUNTER_SAMPLE"] += t.device_counter_samples.size();
   ojson e;
   e["pid"] = d.process.pid;
   e["regions_by_category"] = regions;

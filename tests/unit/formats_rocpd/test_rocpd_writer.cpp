@@ -173,11 +173,14 @@ TEST_F(rocpd_db, record_counts_per_kind) {
   }
   const size_t events = t.api.size() + t.kernels.size() + t.memory_copies.size() +
                         t.memory_sets.size() + t.memory_allocations.size() +
-                        t.scratch_memory.size();
+                        t.scratch_memory.size() + t.device_counter_samples.size();
+  // Device counter samples: an event, a sample on their track and a pmc event each.
+  const size_t device_samples = t.device_counter_samples.size();
   EXPECT_EQ(count("rocpd_event"), events);
   EXPECT_EQ(count("regions"), t.api.size() - marks);
-  EXPECT_EQ(count("samples"), marks);
-  EXPECT_EQ(count("regions_and_samples"), t.api.size());
+  EXPECT_EQ(count("samples"), marks + device_samples);
+  EXPECT_EQ(count("samples WHERE category = 'DEVICE_COUNTER_SAMPLE'"), device_samples);
+  EXPECT_EQ(count("regions_and_samples"), t.api.size() + device_samples);
   EXPECT_EQ(count("kernels"), t.kernels.size());
   EXPECT_EQ(
       query("SELECT MIN(dispatch_id), MAX(dispatch_id), COUNT(DISTINCT dispatch_id) FROM kernels"),
@@ -186,7 +189,7 @@ TEST_F(rocpd_db, record_counts_per_kind) {
   EXPECT_EQ(count("memory_copies WHERE name='MEMORY_SET'"), t.memory_sets.size());
   EXPECT_EQ(count("memory_allocations"), t.memory_allocations.size());
   EXPECT_EQ(count("scratch_memory"), t.scratch_memory.size());
-  EXPECT_EQ(count("rocpd_pmc_event"), t.counter_values.size());
+  EXPECT_EQ(count("rocpd_pmc_event"), t.counter_values.size() + device_samples);
   std::set<std::pair<uint64_t, uint64_t>> keys;
   for (const auto& c : t.counter_values)
     keys.emplace(c.dispatch_id, c.counter_id);
@@ -248,7 +251,8 @@ TEST(rocpd_writer, repeated_correlation_ids_keep_every_region) {
                                  " 'SELECT COUNT(*) FROM regions_and_samples' 2>&1",
                              &status);
   EXPECT_EQ(status, 0) << out;
-  EXPECT_EQ(out, std::to_string(t.api.size()) + "\n");
+  // Device counter samples are samples too (one each).
+  EXPECT_EQ(out, std::to_string(t.api.size() + t.device_counter_samples.size()) + "\n");
 }
 
 // Agent row ids are node ids. A backend that leaves them unset (every agent node 0) or a record

@@ -43,34 +43,16 @@ struct driver_graph_table {
   decltype(&::cuFuncGetAttribute) func_attribute = nullptr;
 };
 
-class range_profiler_dl_api final : public range_profiler_api {
+class range_profiler_dl_api final
+    : public cupti_profiler_basics<range_profiler_api, cupti_target_table> {
  public:
-  range_profiler_dl_api(cupti_target_table t, driver_graph_table d) : t_{t}, d_{d} {}
+  range_profiler_dl_api(cupti_target_table t, driver_graph_table d)
+      : cupti_profiler_basics{t}, d_{d} {}
 
-  const char* result_string(CUptiResult r) override {
-    return cupti_result_text(t_.cuptiGetResultString, r);
-  }
-  CUptiResult initialize() override {
-    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
-    return t_.cuptiProfilerInitialize(&p);
-  }
-  CUptiResult chip_name(size_t device_index, std::string& chip) override {
-    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
-    p.deviceIndex = device_index;
-    const CUptiResult r = t_.cuptiDeviceGetChipName(&p);
-    if (r == CUPTI_SUCCESS && p.pChipName != nullptr) chip = p.pChipName;
-    return r;
-  }
   CUptiResult counter_availability(CUcontext ctx, std::vector<uint8_t>& image) override {
     auto p = ROCPROF_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     p.ctx = ctx;
-    CUptiResult r = t_.cuptiProfilerGetCounterAvailability(&p);  // the size first
-    if (r != CUPTI_SUCCESS) return r;
-    image.assign(p.counterAvailabilityImageSize, 0);
-    p.pCounterAvailabilityImage = image.data();
-    r = t_.cuptiProfilerGetCounterAvailability(&p);
-    image.resize(p.counterAvailabilityImageSize);
-    return r;
+    return cupti_counter_availability(t_.cuptiProfilerGetCounterAvailability, p, image);
   }
   CUptiResult enable(CUcontext ctx, CUpti_RangeProfiler_Object** object) override {
     auto p = ROCPROF_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
@@ -164,7 +146,6 @@ class range_profiler_dl_api final : public range_profiler_api {
   }
 
  private:
-  cupti_target_table t_;
   driver_graph_table d_;
 };
 
@@ -233,13 +214,7 @@ std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib
     return nullptr;
   }
   cupti_target_table t;
-#define ROCPROF_RESOLVE(name)                       \
-  if (!resolve_symbol(lib.handle, #name, t.name)) { \
-    why = "libcupti lacks " #name;                  \
-    return nullptr;                                 \
-  }
-  ROCPROF_RANGE_PROFILER_FUNCTIONS(ROCPROF_RESOLVE)
-#undef ROCPROF_RESOLVE
+  ROCPROF_RANGE_PROFILER_FUNCTIONS(ROCPROF_RESOLVE_CUPTI)
   driver_graph_table d;
   // The application loaded the driver already (counters are collected inside its launches).
   if (void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD)) {

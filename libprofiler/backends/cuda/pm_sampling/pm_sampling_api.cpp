@@ -33,34 +33,14 @@ struct pm_table {
 #undef ROCPROF_MEMBER
 };
 
-class pm_sampling_dl_api final : public pm_sampling_api {
+class pm_sampling_dl_api final : public cupti_profiler_basics<pm_sampling_api, pm_table> {
  public:
-  explicit pm_sampling_dl_api(pm_table t) : t_{t} {}
+  explicit pm_sampling_dl_api(pm_table t) : cupti_profiler_basics{t} {}
 
-  const char* result_string(CUptiResult r) override {
-    return cupti_result_text(t_.cuptiGetResultString, r);
-  }
-  CUptiResult initialize() override {
-    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
-    return t_.cuptiProfilerInitialize(&p);
-  }
-  CUptiResult chip_name(size_t device_index, std::string& chip) override {
-    auto p = ROCPROF_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
-    p.deviceIndex = device_index;
-    const CUptiResult r = t_.cuptiDeviceGetChipName(&p);
-    if (r == CUPTI_SUCCESS && p.pChipName != nullptr) chip = p.pChipName;
-    return r;
-  }
   CUptiResult counter_availability(size_t device_index, std::vector<uint8_t>& image) override {
     auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
     p.deviceIndex = device_index;
-    CUptiResult r = t_.cuptiPmSamplingGetCounterAvailability(&p);  // the size first
-    if (r != CUPTI_SUCCESS) return r;
-    image.assign(p.counterAvailabilityImageSize, 0);
-    p.pCounterAvailabilityImage = image.data();
-    r = t_.cuptiPmSamplingGetCounterAvailability(&p);
-    image.resize(p.counterAvailabilityImageSize);
-    return r;
+    return cupti_counter_availability(t_.cuptiPmSamplingGetCounterAvailability, p, image);
   }
   CUptiResult enable(size_t device_index, CUpti_PmSampling_Object** object) override {
     auto p = ROCPROF_CUPTI_PARAMS(CUpti_PmSampling_Enable_Params);
@@ -152,9 +132,6 @@ class pm_sampling_dl_api final : public pm_sampling_api {
     uint64_t t = 0;
     return t_.cuptiGetTimestamp(&t) == CUPTI_SUCCESS ? t : 0;
   }
-
- private:
-  pm_table t_;
 };
 
 }  // namespace
@@ -165,13 +142,7 @@ std::unique_ptr<pm_sampling_api> open_pm_sampling(const cupti_library& lib, std:
     return nullptr;
   }
   pm_table t;
-#define ROCPROF_RESOLVE(name)                       \
-  if (!resolve_symbol(lib.handle, #name, t.name)) { \
-    why = "libcupti lacks " #name;                  \
-    return nullptr;                                 \
-  }
-  ROCPROF_PM_SAMPLING_FUNCTIONS(ROCPROF_RESOLVE)
-#undef ROCPROF_RESOLVE
+  ROCPROF_PM_SAMPLING_FUNCTIONS(ROCPROF_RESOLVE_CUPTI)
   return std::make_unique<pm_sampling_dl_api>(t);
 }
 
