@@ -367,8 +367,8 @@ rocprofiler_status_t backend_iterate_args(bool is_buffer_kind, uint32_t kind,
   if (!is_buffer_kind && kind < ROCPROFILER_CALLBACK_TRACING_LAST)
     api = g_callback_args[kind].load(std::memory_order_acquire);
   if (api == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  return api->iterate_args(api->backend_data, is_buffer_kind ? 1 : 0, kind, op, params,
-                           params_size, max_dereference_count, callback, data);
+  return api->iterate_args(api->backend_data, is_buffer_kind ? 1 : 0, kind, op, params, params_size,
+                           max_dereference_count, callback, data);
 }
 
 }  // namespace rocprof::core
@@ -381,4 +381,9 @@ extern "C" ROCPROFILER_API rocprofiler_status_t rocprof_backend_request(const ch
     if (status == ROCPROFILER_STATUS_SUCCESS) contexts_changed();  // start it if kinds are on
     return status;
   });
+}
+
+extern "C" ROCPROFILER_API rocprofiler_status_t rocprof_backend_attach(const char* name) {
+  using namespace rocprof::core;
+  return guarded(__func__, [&] { return load_backend(name); });
 }

@@ -360,6 +360,11 @@ typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core
 /// Exported by the core: loads backend `name` now if not loaded yet (once; failures warn once).
 ROCPROFILER_API rocprofiler_status_t rocprof_backend_request(const char* name);
 
+/// Exported by the core: registers backend `name` like rocprof_backend_request but leaves the
+/// tools uninitialised (a backend whose entry point runs where tools must not run yet, e.g.
+/// inside CUDA's cuInit, asks with rocprof_backend_request later, when it is safe).
+ROCPROFILER_API rocprofiler_status_t rocprof_backend_attach(const char* name);
+
 /// One backend file found by rocprof_backend_discover_agents, or (name NULL) none at all.
 typedef struct rocprof_backend_discovery_t {
   uint64_t size;
