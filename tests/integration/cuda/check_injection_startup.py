@@ -11,8 +11,7 @@ import subprocess
 import sys
 
 
-def main():
-    app, cupti, plugin, tool, driver = sys.argv[1:6]
+def run_app(app, cupti, plugin, tool, driver, ctor):
     env = dict(os.environ)
     for name in ("ROCPROFILER_LIBRARY_CTOR", "ROCP_TOOL_LIBRARIES"):
         env.pop(name, None)
@@ -21,15 +20,29 @@ def main():
         "CUDA_INJECTION64_PATH": plugin,
         "LD_PRELOAD": tool,
         "LD_LIBRARY_PATH": os.path.dirname(driver) + ":" + env.get("LD_LIBRARY_PATH", ""),
+        "ROCPROFILER_PC_SAMPLING_BETA_ENABLED": "1",
     })
+    if ctor:
+        env["ROCPROFILER_LIBRARY_CTOR"] = "1"
     run = subprocess.run([app], env=env, capture_output=True, text=True, timeout=120)
     out = run.stdout + run.stderr
     print(out)
     assert run.returncode == 0, f"fake_cuda_app exited {run.returncode}"
-    init = re.search(r"STARTUP_TOOL init gpus=(\d+) inside_injection=(-?\d+)", out)
+    init = re.search(r"STARTUP_TOOL init gpus=(\d+) inside_injection=(-?\d+) pc_configs=(\S+)", out)
     assert init, "the tool never initialised"
-    assert init.group(2) == "0", "the tool initialised inside the injection (cuInit)"
+    # -1: before the application loaded its driver (ROCPROFILER_LIBRARY_CTOR)
+    assert init.group(2) != "1", "the tool initialised inside the injection (cuInit)"
     assert int(init.group(1)) == 1, "the tool saw no GPU agent at its initialisation"
+    # The PC sampling offer is known when the tool starts (AMD's PC sampling sample asks then).
+    assert init.group(3) == "1", f"PC sampling configurations at tool init: {init.group(3)}"
+    return out
+
+
+def main():
+    app, cupti, plugin, tool, driver = sys.argv[1:6]
+    # ROCPROFILER_LIBRARY_CTOR: the tool starts as the core loads, before any CUDA.
+    run_app(app, cupti, plugin, tool, driver, ctor=True)
+    out = run_app(app, cupti, plugin, tool, driver, ctor=False)
     calls = re.search(r"FAKE_CUDA_DRIVER_CALLS_IN_INJECTION (\d+)", out)
     assert calls and calls.group(1) == "0", "driver calls were made inside the injection"
     fini = re.search(r"STARTUP_TOOL fini runtime_calls=(\d+)", out)

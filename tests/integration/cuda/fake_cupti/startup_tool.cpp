@@ -2,7 +2,9 @@
 // initialisation, then traces the CUDA runtime calls. With fake_cuda_app under
 // CUDA_INJECTION64_PATH (no ROCPROFILER_LIBRARY_CTOR) it shows where the tool starts: never
 // inside the injection (cuInit), where the fake driver counts every query.
-//   STARTUP_TOOL init gpus=<n> inside_injection=<0|1>
+//   STARTUP_TOOL init gpus=<n> inside_injection=<0|1> pc_configs=<n | status>
+// (pc_configs: the PC sampling configurations the first GPU offers at tool init, AMD's PC
+// sampling sample asks then; the status when the query fails)
 //   STARTUP_TOOL fini runtime_calls=<n>
 #include <dlfcn.h>
 #include <rocprofiler-sdk/registration.h>
@@ -21,12 +23,25 @@ int inside_injection() {
   return flag != nullptr ? flag() : -1;
 }
 
-rocprofiler_status_t count_gpus(rocprofiler_agent_version_t, const void** agents, size_t count,
-                                void* user) {
-  int& gpus = *static_cast<int*>(user);
-  for (size_t i = 0; i < count; ++i)
-    if (static_cast<const rocprofiler_agent_v0_t*>(agents[i])->type == ROCPROFILER_AGENT_TYPE_GPU)
-      ++gpus;
+struct gpu_list {
+  int count = 0;
+  rocprofiler_agent_id_t first{};
+};
+
+rocprofiler_status_t list_gpus(rocprofiler_agent_version_t, const void** agents, size_t count,
+                               void* user) {
+  auto& gpus = *static_cast<gpu_list*>(user);
+  for (size_t i = 0; i < count; ++i) {
+    const auto* agent = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
+    if (agent->type != ROCPROFILER_AGENT_TYPE_GPU) continue;
+    if (gpus.count++ == 0) gpus.first = agent->id;
+  }
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t count_configs(const rocprofiler_pc_sampling_configuration_t*, size_t count,
+                                   void* user) {
+  *static_cast<int*>(user) = static_cast<int>(count);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -37,10 +52,15 @@ void on_runtime_call(rocprofiler_callback_tracing_record_t record, rocprofiler_u
 
 int tool_init(rocprofiler_client_finalize_t, void*) {
   const int injected = inside_injection();  // before the agent query makes driver calls
-  int gpus = 0;
-  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0, &count_gpus,
+  gpu_list gpus;
+  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0, &list_gpus,
                                      sizeof(rocprofiler_agent_v0_t), &gpus);
-  std::printf("STARTUP_TOOL init gpus=%d inside_injection=%d\n", gpus, injected);
+  int configs = 0;
+  const rocprofiler_status_t pcs =
+      rocprofiler_query_pc_sampling_agent_configurations(gpus.first, &count_configs, &configs);
+  std::printf("STARTUP_TOOL init gpus=%d inside_injection=%d pc_configs=%s%d\n", gpus.count,
+              injected, pcs == ROCPROFILER_STATUS_SUCCESS ? "" : "status:",
+              pcs == ROCPROFILER_STATUS_SUCCESS ? configs : static_cast<int>(pcs));
   std::fflush(stdout);
   if (rocprofiler_create_context(&g_context) != ROCPROFILER_STATUS_SUCCESS) return -1;
   if (rocprofiler_configure_callback_tracing_service(
