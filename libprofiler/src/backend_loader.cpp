@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 #include <string>
@@ -132,7 +133,8 @@ bool open_backend(registry& r, backend& b, bool quiet) {
   }
   const auto* m = static_cast<const rocprof_backend_manifest_t*>(
       dlsym(b.handle, ROCPROF_BACKEND_MANIFEST_SYMBOL));
-  if (m != nullptr && m->size >= sizeof(*m) && m->abi_version == ROCPROF_BACKEND_ABI_VERSION) {
+  if (m != nullptr && m->size >= offsetof(rocprof_backend_manifest_t, injection_env) &&
+      m->abi_version == ROCPROF_BACKEND_ABI_VERSION) {
     b.manifest = m;
     claim(r.buffer_owner, m->buffer_kinds, m->buffer_kinds_count, b);
     claim(r.callback_owner, m->callback_kinds, m->callback_kinds_count, b);
@@ -201,6 +203,23 @@ rocprofiler_status_t load_backend(const char* name) {
   registry& r = backends();
   std::lock_guard<std::mutex> lock(r.mutex);
   return register_backend(r, entry(r, name, backend_path(backend_directory(), name)), false);
+}
+
+void export_injection_paths() {
+  // A scan of its own: the registry's is left to the first use (tests point
+  // ROCPROF_BACKEND_DIR elsewhere after the library loaded). Only the manifest is read; the
+  // file is closed again (nothing of it runs).
+  constexpr size_t env_end = offsetof(rocprof_backend_manifest_t, injection_env) + sizeof(char*);
+  for (const backend_file& file : find_backend_files(backend_directory())) {
+    void* handle = dlopen(file.path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (handle == nullptr) continue;
+    const auto* m = static_cast<const rocprof_backend_manifest_t*>(
+        dlsym(handle, ROCPROF_BACKEND_MANIFEST_SYMBOL));
+    if (m != nullptr && m->size >= env_end && m->abi_version == ROCPROF_BACKEND_ABI_VERSION &&
+        m->injection_env != nullptr && m->injection_env[0] != '\0')
+      setenv(m->injection_env, file.path.c_str(), 0);  // never over the user's (an empty one too)
+    dlclose(handle);
+  }
 }
 
 const char* backend_for_buffer_kind(rocprofiler_buffer_tracing_kind_t kind) {

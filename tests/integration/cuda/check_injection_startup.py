@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A preloaded tool under CUDA_INJECTION64_PATH alone (no ROCPROFILER_LIBRARY_CTOR): the core's
+"""A preloaded tool under CUDA_INJECTION64_PATH alone (no ROCPROFILER_LIBRARY_CTOR), or with
+neither (the core then sets CUDA_INJECTION64_PATH to its plugin as it loads): the core's
 tools start at the first CUDA call after the injection, never inside it (where the real driver
 is inside cuInit), and still see the GPU and trace from then on.
 
@@ -11,7 +12,7 @@ import subprocess
 import sys
 
 
-def run_app(app, cupti, plugin, tool, driver, ctor):
+def run_app(app, cupti, plugin, tool, driver, ctor, inject=True):
     env = dict(os.environ)
     for name in ("ROCPROFILER_LIBRARY_CTOR", "ROCP_TOOL_LIBRARIES"):
         env.pop(name, None)
@@ -24,6 +25,9 @@ def run_app(app, cupti, plugin, tool, driver, ctor):
     })
     if ctor:
         env["ROCPROFILER_LIBRARY_CTOR"] = "1"
+    if not inject:
+        # The preloaded core names its CUDA plugin in CUDA_INJECTION64_PATH as it loads.
+        del env["CUDA_INJECTION64_PATH"]
     run = subprocess.run([app], env=env, capture_output=True, text=True, timeout=120)
     out = run.stdout + run.stderr
     print(out)
@@ -42,6 +46,8 @@ def main():
     app, cupti, plugin, tool, driver = sys.argv[1:6]
     # ROCPROFILER_LIBRARY_CTOR: the tool starts as the core loads, before any CUDA.
     run_app(app, cupti, plugin, tool, driver, ctor=True)
+    # A tool preloaded alone: the core sets CUDA_INJECTION64_PATH, the tools start as with it.
+    run_app(app, cupti, plugin, tool, driver, ctor=False, inject=False)
     out = run_app(app, cupti, plugin, tool, driver, ctor=False)
     calls = re.search(r"FAKE_CUDA_DRIVER_CALLS_IN_INJECTION (\d+)", out)
     assert calls and calls.group(1) == "0", "driver calls were made inside the injection"

@@ -75,6 +75,11 @@ typedef struct rocprof_backend_manifest_t {
   uint64_t buffer_kinds_count;
   const rocprofiler_callback_tracing_kind_t* callback_kinds;
   uint64_t callback_kinds_count;
+  /// Appended (read only when size covers it): the environment variable through which the
+  /// vendor runtime loads this file itself (e.g. "CUDA_INJECTION64_PATH"), or NULL. A core
+  /// preloaded without ROCPROFILER_LIBRARY_CTOR sets it to this file while it loads, unless the
+  /// variable is set already, so that the runtime's start starts its tools.
+  const char* injection_env;
 } rocprof_backend_manifest_t;
 
 /// The most agents PC sampling can run on at once.
