@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 #include <string>
@@ -132,7 +133,8 @@ bool open_backend(registry& r, backend& b, bool quiet) {
   }
   const auto* m = static_cast<const rocprof_backend_manifest_t*>(
       dlsym(b.handle, ROCPROF_BACKEND_MANIFEST_SYMBOL));
-  if (m != nullptr && m->size >= sizeof(*m) && m->abi_version == ROCPROF_BACKEND_ABI_VERSION) {
+  if (m != nullptr && m->size >= offsetof(rocprof_backend_manifest_t, injection_env) &&
+      m->abi_version == ROCPROF_BACKEND_ABI_VERSION) {
     b.manifest = m;
     claim(r.buffer_owner, m->buffer_kinds, m->buffer_kinds_count, b);
     claim(r.callback_owner, m->callback_kinds, m->callback_kinds_count, b);
@@ -201,6 +203,23 @@ rocprofiler_status_t load_backend(const char* name) {
   registry& r = backends();
   std::lock_guard<std::mutex> lock(r.mutex);
   return register_backend(r, entry(r, name, backend_path(backend_directory(), name)), false);
+}
+
+void export_injection_paths() {
+  // A scan of its own: the registry's is left to the first use (tests point
+  // ROCPROF_BACKEND_DIR elsewhere after the library loaded). Only the manifest is read; the
+  // file is closed again (nothing of it runs).
+  constexpr size_t env_end = offsetof(rocprof_backend_manifest_t, injection_env) + sizeof(char*);
+  for (const backend_file& file : find_backend_files(backend_directory())) {
+    void* handle = dlopen(file.path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (handle == nullptr) continue;
+    const auto* m = static_cast<const rocprof_backend_manifest_t*>(
+        dlsym(handle, ROCPROF_BACKEND_MANIFEST_SYMBOL));
+    if (m != nullptr && m->size >= env_end && m->abi_version == ROCPROF_BACKEND_ABI_VERSION &&
+        m->injection_env != nullptr && m->injection_env[0] != '\0')
+      setenv(m->injection_env, file.path.c_str(), 0);  // never over the user's (an empty one too)
+    dlclose(handle);
+  }
 }
 
 const char* backend_for_buffer_kind(rocprofiler_buffer_tracing_kind_t kind) {
@@ -367,8 +386,8 @@ rocprofiler_status_t backend_iterate_args(bool is_buffer_kind, uint32_t kind,
   if (!is_buffer_kind && kind < ROCPROFILER_CALLBACK_TRACING_LAST)
     api = g_callback_args[kind].load(std::memory_order_acquire);
   if (api == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  return api->iterate_args(api->backend_data, is_buffer_kind ? 1 : 0, kind, op, params,
-                           params_size, max_dereference_count, callback, data);
+  return api->iterate_args(api->backend_data, is_buffer_kind ? 1 : 0, kind, op, params, params_size,
+                           max_dereference_count, callback, data);
 }
 
 }  // namespace rocprof::core
@@ -381,4 +400,9 @@ extern "C" ROCPROFILER_API rocprofiler_status_t rocprof_backend_request(const ch
     if (status == ROCPROFILER_STATUS_SUCCESS) contexts_changed();  // start it if kinds are on
     return status;
   });
+}
+
+extern "C" ROCPROFILER_API rocprofiler_status_t rocprof_backend_attach(const char* name) {
+  using namespace rocprof::core;
+  return guarded(__func__, [&] { return load_backend(name); });
 }

@@ -65,4 +65,9 @@ void warn_once(const char* key, const char* message);
 /// The services table every backend is registered with (backend_services.cpp).
 const rocprof_core_services_t& core_services();
 
+// For every backend of the backend directory whose manifest names an injection variable
+// (CUDA_INJECTION64_PATH): sets it to the backend's file unless it is set already. Run by the
+// library constructor of a core preloaded without ROCPROFILER_LIBRARY_CTOR (registration.cpp).
+void export_injection_paths();
+
 }  // namespace rocprof::core

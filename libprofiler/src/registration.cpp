@@ -19,8 +19,8 @@
 #include "buffer.hpp"
 #include "callback_thread.hpp"
 #include "context.hpp"
-#include "fork_guard.hpp"
 #include "counters/device_sampling.hpp"
+#include "fork_guard.hpp"
 #include "guarded.hpp"
 #include "rocprofiler-sdk/registration.h"
 
@@ -211,8 +211,15 @@ __attribute__((constructor)) void initialize_from_constructor() {
   guard_across_fork(g_init_mutex);
   guard_across_fork(g_tools_mutex);
   const char* env = std::getenv("ROCPROFILER_LIBRARY_CTOR");
-  if (env != nullptr && (std::strcmp(env, "1") == 0 || std::strcmp(env, "true") == 0))
+  if (env != nullptr && (std::strcmp(env, "1") == 0 || std::strcmp(env, "true") == 0)) {
     run_initialization(nullptr);
+    return;
+  }
+  // Otherwise (a tool preloaded alone) the tools start when a vendor runtime starts, as AMD's
+  // start with HSA: the runtimes that load backends themselves are told where ours are. With
+  // ROCPROFILER_LIBRARY_CTOR (the CLI sets it, and names the runtimes' variables it wants) the
+  // tools are running already and the backends start with them.
+  guarded_call("backend injection paths", [] { export_injection_paths(); });
 }
 
 }  // namespace

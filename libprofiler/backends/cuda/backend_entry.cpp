@@ -13,8 +13,8 @@
 
 #include "abi_sink.hpp"
 #include "agent_listing.hpp"
-#include "counters/counter_sets.hpp"
 #include "api_args.hpp"
+#include "counters/counter_sets.hpp"
 #include "device_info.hpp"
 #include "notices.hpp"
 #include "pc_sampler.hpp"
@@ -51,6 +51,7 @@ const rocprof_backend_manifest_t rocprof_backend_manifest = {
     sizeof(rocprof::cuda::k_buffer_kinds) / sizeof(rocprof::cuda::k_buffer_kinds[0]),
     rocprof::cuda::k_callback_kinds,
     sizeof(rocprof::cuda::k_callback_kinds) / sizeof(rocprof::cuda::k_callback_kinds[0]),
+    "CUDA_INJECTION64_PATH",  // the driver calls InitializeInjection at cuInit
 };
 }
 

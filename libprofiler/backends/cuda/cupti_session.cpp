@@ -152,13 +152,21 @@ session_state cupti_session::start() {
   ROCPROF_CUPTI_CALL(api_, api_.register_buffer_callbacks(&buffer_requested, &buffer_completed));
   enable_callbacks();
   enable_activities();
-  if (trace_activity_) {
-    const char* period = std::getenv("ROCPROF_CUDA_FLUSH_PERIOD_MS");
-    const long ms = period != nullptr ? std::strtol(period, nullptr, 10) : 100;
-    if (ms > 0) ROCPROF_CUPTI_CALL(api_, api_.flush_period(static_cast<uint32_t>(ms)));
+  set_flush_period_once();
+  if (first_call_armed_.load()) {
+    for (CUpti_CallbackDomain d : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API})
+      ROCPROF_CUPTI_CALL(api_, api_.enable_domain(1, subscriber_, d));
   }
   state_ = session_state::running;
   return state_;
+}
+
+void cupti_session::set_flush_period_once() {
+  if (!trace_activity_ || flush_period_set_) return;
+  flush_period_set_ = true;
+  const char* period = std::getenv("ROCPROF_CUDA_FLUSH_PERIOD_MS");
+  const long ms = period != nullptr ? std::strtol(period, nullptr, 10) : 100;
+  if (ms > 0) ROCPROF_CUPTI_CALL(api_, api_.flush_period(static_cast<uint32_t>(ms)));
 }
 
 static_assert(CUPTI_RUNTIME_TRACE_CBID_SIZE <= 1024 && CUPTI_DRIVER_TRACE_CBID_SIZE <= 1024,
@@ -190,11 +198,13 @@ void cupti_session::enable_callbacks() {
     uint32_t size;
     bool traced;
     std::bitset<max_cbid>& bits;
+    std::bitset<max_cbid>& enabled;
   };
-  for (const domain_plan& d : {domain_plan{CUPTI_CB_DOMAIN_RUNTIME_API, api_domain::runtime,
-                                           CUPTI_RUNTIME_TRACE_CBID_SIZE, runtime, traced_runtime_},
-                               domain_plan{CUPTI_CB_DOMAIN_DRIVER_API, api_domain::driver,
-                                           CUPTI_DRIVER_TRACE_CBID_SIZE, driver, traced_driver_}}) {
+  for (const domain_plan& d :
+       {domain_plan{CUPTI_CB_DOMAIN_RUNTIME_API, api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+                    runtime, traced_runtime_, enabled_runtime_},
+        domain_plan{CUPTI_CB_DOMAIN_DRIVER_API, api_domain::driver, CUPTI_DRIVER_TRACE_CBID_SIZE,
+                    driver, traced_driver_, enabled_driver_}}) {
     if (!d.traced && !trace_activity_) continue;
     // Per cbid, so that only the requested operations, and the calls that launch requested GPU
     // work (for their thread and correlation id), cost a callback.
@@ -222,7 +232,8 @@ void cupti_session::enable_callbacks() {
         }
       }
       if (traced || counted || (launch && !use_records)) {
-        ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, d.domain, cbid));
+        if (ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, d.domain, cbid)))
+          d.enabled.set(cbid);
       }
     }
   }
@@ -258,6 +269,7 @@ void cupti_session::reconfigure() {
   if (state_ != session_state::running) return;
   enable_callbacks();
   enable_activities();
+  set_flush_period_once();
 }
 
 void cupti_session::enable_activities() {
@@ -279,6 +291,7 @@ void cupti_session::enable_activities() {
 
 void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                            const CUpti_CallbackData& cb) {
+  if (first_call_armed_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   const bool traced = cbid < max_cbid && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
   api_event e;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <bitset>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,6 +41,12 @@ class cupti_session {
   // core may call this from inside one of our own callbacks, so nothing is torn down here).
   // What is no longer asked for stays enabled; the sink filters it.
   void reconfigure();
+  // The core's tools are not initialised yet and must not be inside cuInit, where CUDA calls
+  // InitializeInjection (their initialisation may query devices, chips and PM sampling, which
+  // broke the application's CUDA there). Until the first API call after it, every runtime and
+  // driver call calls back; that call's entry runs `hook` (the tools' initialisation), after
+  // which only what the tools asked for stays enabled. Set before start().
+  void defer_until_first_call(std::function<void()> hook);
   // Flushes every buffer (forced), reports drops; safe to call more than once.
   void flush();
   // Flush, disable, unsubscribe.
@@ -86,7 +93,12 @@ class cupti_session {
   // Whether launches are attributed from API activity records rather than launch callbacks
   // (decided at the first enable; once callbacks are needed they stay on).
   bool attribute_by_api_records(bool launch_hooks_needed);
+  // While the first-call hook is armed: whether this callback is processed as usual (it runs
+  // the hook at the first entry after cuInit; cupti_session_deferral.cpp).
+  bool pass_deferral(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                     const CUpti_CallbackData& cb);
   void enable_activities();
+  void set_flush_period_once();
   void register_agents_once();
   void start_pc_sampling_once();
 
@@ -116,6 +128,10 @@ class cupti_session {
   // callback id ranges of CUDA 13 (runtime 523, driver 807), checked in the .cpp.
   static constexpr size_t max_cbid = 1024;
   std::bitset<max_cbid> traced_runtime_, traced_driver_;
+  std::bitset<max_cbid> enabled_runtime_, enabled_driver_;  // API callbacks enabled by us
+  std::function<void()> first_call_hook_;
+  std::atomic<bool> first_call_armed_{false};
+  bool flush_period_set_ = false;
   bool trace_activity_ = false;
   bool trace_code_objects_ = false;
   bool launch_callbacks_ = false;  // launch callbacks were needed once: they stay

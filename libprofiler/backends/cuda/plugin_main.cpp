@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -50,6 +51,9 @@ struct plugin_state {
   std::once_flag counters_once;
   std::unique_ptr<profiler_host_api> host_api;
   std::unique_ptr<range_profiler_api> range_api;
+  // Set by InitializeInjection when the core's tools must start after cuInit (see
+  // cupti_session_deferral.cpp); handed to the session it starts.
+  std::function<void()> start_tools;
 };
 
 // Leaked on purpose: the atexit handler and CUPTI's threads may use it during teardown.
@@ -213,6 +217,8 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
     host = st.host_api.get();
   });
   offer_pc_sampling(s, lib, *sink);
+  if (s.start_tools) s.session->defer_until_first_call(std::move(s.start_tools));
+  s.start_tools = nullptr;
   const session_state st = s.session->start();
   if (st == session_state::conflict) {
     s.status = "conflict: CUPTI held by " + s.session->conflict_owner();
@@ -228,6 +234,12 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
     std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
   return st == session_state::running;
+}
+
+void defer_core_tools(std::function<void()> start_tools) {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  s.start_tools = std::move(start_tools);
 }
 
 void stop_backend() {
@@ -288,6 +300,25 @@ void finish_backend() {
 
 namespace {
 
+// Whether the core in this process has initialised its tools, or is doing so on this thread
+// (a tool's initialisation initialised CUDA): either way they do not start inside cuInit.
+bool core_tools_initialised() {
+  using is_initialized_fn = int (*)(int*);
+  auto is_initialized =
+      reinterpret_cast<is_initialized_fn>(dlsym(RTLD_DEFAULT, "rocprofiler_is_initialized"));
+  int status = 1;
+  if (is_initialized == nullptr || is_initialized(&status) != 0) return true;
+  return status != 0;
+}
+
+// Registers this plugin with the core without initialising its tools (rocprof_backend_attach);
+// false with a core that cannot.
+bool attach_to_core() {
+  using attach_fn = int (*)(const char*);
+  auto attach = reinterpret_cast<attach_fn>(dlsym(RTLD_DEFAULT, "rocprof_backend_attach"));
+  return attach != nullptr && attach("cuda") == 0 && rocprof::cuda::core_sink() != nullptr;
+}
+
 void initialize_injection() {
   using namespace rocprof::cuda;
   g_injection_called.store(true);
@@ -298,12 +329,17 @@ void initialize_injection() {
     register_exit_flush();
     return;
   }
-  {
-    // A core in the process (the tool library preloaded by the CLI) loads and starts us through
-    // the plugin ABI; this copy of the plugin is the same mapping, so core_sink() is then set.
-    using request_fn = int (*)(const char*);
-    if (auto request = reinterpret_cast<request_fn>(dlsym(RTLD_DEFAULT, "rocprof_backend_request")))
-      request("cuda");
+  // A core in the process (the tool library preloaded by the CLI) loads and starts us through
+  // the plugin ABI; this copy of the plugin is the same mapping, so core_sink() is then set.
+  using request_fn = int (*)(const char*);
+  if (auto request = reinterpret_cast<request_fn>(dlsym(RTLD_DEFAULT, "rocprof_backend_request"))) {
+    if (!core_tools_initialised() && attach_to_core()) {
+      // Its tools are initialised at the first CUDA call after cuInit, never inside it.
+      defer_core_tools([request] { request("cuda"); });
+      start_backend(core_sink(), "profiler core, CUDA_INJECTION64_PATH, tools after cuInit", false);
+      return;
+    }
+    request("cuda");
   }
   start_backend(
       core_sink(),

@@ -2,6 +2,8 @@
 // backend_entry.cpp). All functions are thread-safe, idempotent and never throw.
 #pragma once
 
+#include <functional>
+
 #include "backend_sink.hpp"
 #include "cupti_loader.hpp"
 #include "metrics/profiler_host_api.hpp"
@@ -22,6 +24,9 @@ bool injection_pending();
 // Starts the one CUPTI session with `sink` (nullptr: the coreless sink, if this build has one).
 // With restart, a running session is stopped first so that it picks up changed kinds.
 bool start_backend(backend_sink* sink, const char* how, bool restart);
+// The next session started waits for the first CUDA call after cuInit to run `start_tools`
+// (the core's tool initialisation; cupti_session::defer_until_first_call).
+void defer_core_tools(std::function<void()> start_tools);
 void stop_backend();
 void register_exit_flush();
 void flush_backend();

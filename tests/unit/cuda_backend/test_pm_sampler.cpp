@@ -60,23 +60,30 @@ class pm_target final : public pm_sampling_api {
     chip = "GH100";
     return CUPTI_SUCCESS;
   }
+  // As the device: PM sampling is held from enable to disable (others then get HARDWARE_BUSY).
+  int enabled_objects = 0;
+  CUptiResult set_config_result = CUPTI_SUCCESS;
   CUptiResult counter_availability(size_t, std::vector<uint8_t>& a) override {
+    if (enabled_objects > 0) return CUPTI_ERROR_HARDWARE_BUSY;
     a.assign(4, 0);
     return CUPTI_SUCCESS;
   }
   CUptiResult enable(size_t, CUpti_PmSampling_Object** object) override {
     calls.push_back("enable");
+    if (enabled_objects > 0) return CUPTI_ERROR_HARDWARE_BUSY;
+    ++enabled_objects;
     *object = reinterpret_cast<CUpti_PmSampling_Object*>(this);
     return CUPTI_SUCCESS;
   }
   CUptiResult disable(CUpti_PmSampling_Object*) override {
     calls.push_back("disable");
+    --enabled_objects;
     return CUPTI_SUCCESS;
   }
   CUptiResult set_config(CUpti_PmSampling_Object*, const std::vector<uint8_t>&, size_t,
                          uint64_t) override {
     calls.push_back("set_config");
-    return CUPTI_SUCCESS;
+    return set_config_result;
   }
   CUptiResult counter_data_size(CUpti_PmSampling_Object*, const std::vector<const char*>&, size_t,
                                 size_t& size) override {
@@ -211,6 +218,41 @@ TEST(pm_sampler, a_full_image_is_initialised_again_and_stop_decodes_the_rest) {
   f.target.pending.push_back({10000, 11000});
   f.sampler.drain();  // stopped: nothing more
   EXPECT_EQ(f.got.size(), 5u);
+}
+
+}  // namespace
+}  // namespace rocprof::cuda
+
+namespace rocprof::cuda {
+namespace {
+
+// AMD's device_counting_sync sample starts and stops its context around every sample: each stop
+// must give the device back, a failed start too, and every start after a stop works.
+TEST(pm_sampler, start_after_stop_and_after_a_failed_start_finds_the_device_free) {
+  fixture f;
+  std::string why;
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    ASSERT_EQ(f.sampler.start("GH100", {"a.sum"}, settings(1000), why), ROCPROFILER_STATUS_SUCCESS)
+        << "cycle " << cycle << ": " << why;
+    EXPECT_EQ(f.target.enabled_objects, 1);
+    f.sampler.stop();
+    EXPECT_EQ(f.target.enabled_objects, 0) << "cycle " << cycle;
+  }
+  f.target.set_config_result = CUPTI_ERROR_UNKNOWN;
+  EXPECT_EQ(f.sampler.start("GH100", {"a.sum"}, settings(1000), why), ROCPROFILER_STATUS_ERROR);
+  EXPECT_EQ(f.target.enabled_objects, 0) << "a failed start holds nothing";
+  f.sampler.stop();  // after a failed start: nothing to give back, nothing given back twice
+  EXPECT_EQ(f.target.enabled_objects, 0);
+  f.target.set_config_result = CUPTI_SUCCESS;
+  ASSERT_EQ(f.sampler.start("GH100", {"a.sum"}, settings(1000), why), ROCPROFILER_STATUS_SUCCESS)
+      << why;
+  // A start while running restarts: the device is given back first.
+  ASSERT_EQ(f.sampler.start("GH100", {"a.sum"}, settings(1000), why), ROCPROFILER_STATUS_SUCCESS)
+      << why;
+  EXPECT_EQ(f.target.enabled_objects, 1);
+  f.sampler.stop();
+  f.sampler.stop();
+  EXPECT_EQ(f.target.enabled_objects, 0);
 }
 
 }  // namespace

@@ -13,7 +13,8 @@ const rocprof_backend_manifest_t rocprof_backend_manifest = {sizeof(rocprof_back
                                                              nullptr,
                                                              0,
                                                              nullptr,
-                                                             0};
+                                                             0,
+                                                             nullptr};  // no injection variable
 
 __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
     const rocprof_core_services_t*, rocprof_backend_t*) {

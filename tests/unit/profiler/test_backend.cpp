@@ -106,7 +106,8 @@ const rocprof_backend_manifest_t rocprof_backend_manifest = {sizeof(rocprof_back
                                                              k_buffer_kinds,
                                                              2,
                                                              k_callback_kinds,
-                                                             1};
+                                                             1,
+                                                             nullptr};  // no injection variable
 
 // Non-zero once the core registered this backend.
 __attribute__((visibility("default"))) int test_backend_registered(void) {

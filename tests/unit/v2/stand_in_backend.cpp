@@ -84,7 +84,8 @@ const rocprof_backend_manifest_t rocprof_backend_manifest = {sizeof(rocprof_back
                                                              k_buffer_kinds,
                                                              5,
                                                              k_callback_kinds,
-                                                             2};
+                                                             2,
+                                                             nullptr};  // no injection variable
 
 __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_register(
     const rocprof_core_services_t* core, rocprof_backend_t* out) {

@@ -75,6 +75,11 @@ typedef struct rocprof_backend_manifest_t {
   uint64_t buffer_kinds_count;
   const rocprofiler_callback_tracing_kind_t* callback_kinds;
   uint64_t callback_kinds_count;
+  /// Appended (read only when size covers it): the environment variable through which the
+  /// vendor runtime loads this file itself (e.g. "CUDA_INJECTION64_PATH"), or NULL. A core
+  /// preloaded without ROCPROFILER_LIBRARY_CTOR sets it to this file while it loads, unless the
+  /// variable is set already, so that the runtime's start starts its tools.
+  const char* injection_env;
 } rocprof_backend_manifest_t;
 
 /// The most agents PC sampling can run on at once.
@@ -364,6 +369,11 @@ typedef rocprofiler_status_t (*rocprof_backend_register_fn_t)(const rocprof_core
 
 /// Exported by the core: loads backend `name` now if not loaded yet (once; failures warn once).
 ROCPROFILER_API rocprofiler_status_t rocprof_backend_request(const char* name);
+
+/// Exported by the core: registers backend `name` like rocprof_backend_request but leaves the
+/// tools uninitialised (a backend whose entry point runs where tools must not run yet, e.g.
+/// inside CUDA's cuInit, asks with rocprof_backend_request later, when it is safe).
+ROCPROFILER_API rocprofiler_status_t rocprof_backend_attach(const char* name);
 
 /// One backend file found by rocprof_backend_discover_agents, or (name NULL) none at all.
 typedef struct rocprof_backend_discovery_t {

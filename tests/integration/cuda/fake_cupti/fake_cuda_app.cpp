@@ -85,7 +85,14 @@ int main(int argc, char** argv) {
   auto copy = reinterpret_cast<copy_fn>(dlsym(fake, "fake_cupti_memcpy_h2d"));
   auto load_module = reinterpret_cast<load_module_fn>(dlsym(fake, "fake_cupti_load_module"));
   if (init == nullptr || launch == nullptr || copy == nullptr || load_module == nullptr) return 2;
+  // A fake driver on the library path (fake_cuda_driver) plays cuInit's inside around the
+  // injection: the profiler must make no driver call there (the real driver broke).
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  auto set_initialising = reinterpret_cast<void (*)(int)>(
+      driver != nullptr ? dlsym(driver, "fake_cuda_driver_set_initialising") : nullptr);
+  if (set_initialising != nullptr) set_initialising(1);
   init();
+  if (set_initialising != nullptr) set_initialising(0);
   std::ifstream self{"/proc/self/exe", std::ios::binary};
   const std::vector<char> image{std::istreambuf_iterator<char>{self}, {}};
   load_module(image.data(), image.size(), 1);
@@ -101,5 +108,8 @@ int main(int argc, char** argv) {
     if (flush != nullptr) flush(0);
   }
   std::printf("FAKE_CUDA_APP_SUMMARY {\"kernels\": 5, \"h2d_bytes\": 4096}\n");
+  if (auto calls = reinterpret_cast<int (*)()>(
+          driver != nullptr ? dlsym(driver, "fake_cuda_driver_calls_while_initialising") : nullptr))
+    std::printf("FAKE_CUDA_DRIVER_CALLS_IN_INJECTION %d\n", calls());
   return 0;
 }
