@@ -156,6 +156,11 @@ session_state cupti_session::start() {
   if (first_call_armed_.load()) {
     for (CUpti_CallbackDomain d : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API})
       ROCPROF_CUPTI_CALL(api_, api_.enable_domain(1, subscriber_, d));
+    // Modules that load before the tools start are still reported: the core keeps code objects
+    // and hands them to each context that starts later (what the tools' code-object tracing and
+    // the kernel names of the trace need).
+    trace_code_objects_ = true;
+    enable_resource_callbacks();
   }
   state_ = session_state::running;
   return state_;
@@ -237,13 +242,15 @@ void cupti_session::enable_callbacks() {
       }
     }
   }
-  if (trace_activity_ || trace_code_objects_ || runtime || driver || sampler_) {
-    for (CUpti_CallbackId cbid :
-         {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
-          CUPTI_CBID_RESOURCE_MODULE_LOADED}) {
-      ROCPROF_CUPTI_CALL(api_,
-                         api_.enable_callback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, cbid));
-    }
+  if (trace_activity_ || trace_code_objects_ || runtime || driver || sampler_)
+    enable_resource_callbacks();
+}
+
+void cupti_session::enable_resource_callbacks() {
+  for (CUpti_CallbackId cbid :
+       {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+        CUPTI_CBID_RESOURCE_MODULE_LOADED}) {
+    ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, cbid));
   }
 }
 
@@ -389,7 +396,7 @@ void cupti_session::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData&
         if (ROCPROF_CUPTI_CALL(api_, api_.cubin_crc(&p))) e.crc = p.cubinCrc;
         // Kernel records do not name their module: the cubin's symbols link them (only when
         // kernels are traced; the names are copied, the cubin is valid during this call only).
-        if (sink_.enabled(cuda_domain::kernel_dispatch) || sampler_)
+        if (sink_.enabled(cuda_domain::kernel_dispatch) || sampler_ || first_call_armed_.load())
           processor_.add_module_functions(e.code_object_id,
                                           cubin_function_names(m->pCubin, m->cubinSize));
         if (sampler_) sampler_->on_module_loaded(m->pCubin, m->cubinSize, e.crc, e.code_object_id);

@@ -98,6 +98,7 @@ class cupti_session {
   bool pass_deferral(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                      const CUpti_CallbackData& cb);
   void enable_activities();
+  void enable_resource_callbacks();
   void set_flush_period_once();
   void register_agents_once();
   void start_pc_sampling_once();

@@ -66,6 +66,21 @@ TEST(graph_counting, records_before_ranges_and_out_of_node_order) {
   EXPECT_EQ(ready[1].values, range(2));
 }
 
+// A cudaGraphLaunch is keyed by the runtime call's CUPTI id; the graph's records may carry its
+// cuGraphLaunch's id instead (as CUPTI documents for graph records): they find the launch too,
+// and the alias goes with it.
+TEST(graph_counting, records_carrying_the_driver_calls_id_find_the_launch) {
+  graph_counting g;
+  g.launched(20, {node(5, 3, 512, true), node(6, 4, 512, true)}, 21);
+  std::vector<finished_dispatch> ready;
+  g.collected(20, {range(1), range(2)}, ready);
+  EXPECT_EQ(kernel(g, 21, 3, 512, 10, ready), 5u);
+  EXPECT_EQ(kernel(g, 21, 4, 512, 20, ready), 6u);
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_EQ(ready[1].values, range(2));
+  EXPECT_EQ(kernel(g, 21, 3, 512, 30, ready), 0u);  // resolved: the alias is gone
+}
+
 TEST(graph_counting, copies_without_ranges_leave_kernel_order) {
   graph_counting g;
   g.launched(5, {node(1, 1, 64, true), node(2, 1, 64, true)});

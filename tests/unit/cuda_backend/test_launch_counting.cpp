@@ -194,7 +194,30 @@ TEST_F(counting_fixture, an_unselected_launch_never_starts_the_profiler) {
   EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
 }
 
+// Graph counting is experimental and opt-in (launch_counting.cpp says why).
+struct graph_opt_in {
+  graph_opt_in() { ::setenv("ROCPROF_CUDA_COUNT_GRAPHS", "1", 1); }
+  ~graph_opt_in() { ::unsetenv("ROCPROF_CUDA_COUNT_GRAPHS"); }
+};
+
+TEST_F(counting_fixture, graph_launches_are_not_counted_by_default) {
+  const auto graph = reinterpret_cast<CUgraph>(0x20);
+  graph_kernel_node a;
+  a.name = "_Z1av";
+  a.grid[0] = a.grid[1] = a.grid[2] = 1;
+  a.block[0] = 64, a.block[1] = a.block[2] = 1;
+  target.graphs[graph] = {a};
+  CUgraphExec exec = reinterpret_cast<CUgraphExec>(0x30);
+  cuGraphInstantiateWithFlags_params inst{&exec, graph, 0};
+  driver(graph_instantiate, 80, &inst);
+  cuGraphLaunch_params launch{exec, nullptr};
+  driver(graph_launch, 81, &launch);
+  EXPECT_EQ(target.count("start"), 0u);  // the profiler never ran around the graph
+  EXPECT_TRUE(sink.asked.empty());       // no dispatch of the graph was offered for counting
+}
+
 TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
+  const graph_opt_in opt_in;
   const auto graph = reinterpret_cast<CUgraph>(0x20);
   graph_kernel_node a, b;
   a.name = "_Z1av";

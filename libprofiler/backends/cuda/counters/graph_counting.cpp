@@ -17,17 +17,30 @@ bool graph_counting::exec_nodes(uint64_t exec, std::vector<graph_kernel_node>& n
   return true;
 }
 
-void graph_counting::launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes) {
+void graph_counting::launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes,
+                              uint32_t also_id) {
   std::lock_guard<std::mutex> lock(mutex_);
   pending& p = launches_[cupti_id];
   p = pending{};
   p.nodes = std::move(nodes);
+  if (also_id != 0 && also_id != cupti_id) {
+    p.also_id = also_id;
+    aliases_[also_id] = cupti_id;
+  }
+}
+
+std::map<uint32_t, graph_counting::pending>::iterator graph_counting::find_locked(
+    uint32_t cupti_id) {
+  const auto it = launches_.find(cupti_id);
+  if (it != launches_.end()) return it;
+  const auto alias = aliases_.find(cupti_id);
+  return alias != aliases_.end() ? launches_.find(alias->second) : launches_.end();
 }
 
 void graph_counting::collected(uint32_t cupti_id, std::vector<std::vector<double>> ranges,
                                std::vector<finished_dispatch>& ready) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = launches_.find(cupti_id);
+  const auto it = find_locked(cupti_id);
   if (it == launches_.end()) return;
   it->second.ranges = std::move(ranges);
   it->second.ranges_known = true;
@@ -39,7 +52,7 @@ uint64_t graph_counting::kernel_record(uint32_t cupti_id, uint64_t kernel_id,
                                        uint64_t start_ns, uint64_t end_ns,
                                        std::vector<finished_dispatch>& ready) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = launches_.find(cupti_id);
+  const auto it = find_locked(cupti_id);
   if (it == launches_.end()) return 0;
   pending& p = it->second;
   std::vector<bool> taken(p.nodes.size(), false);
@@ -66,7 +79,7 @@ uint64_t graph_counting::kernel_record(uint32_t cupti_id, uint64_t kernel_id,
 void graph_counting::copy_record(uint32_t cupti_id, uint64_t start_ns,
                                  std::vector<finished_dispatch>& ready) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = launches_.find(cupti_id);
+  const auto it = find_locked(cupti_id);
   if (it == launches_.end()) return;
   it->second.records.push_back(record{start_ns, start_ns, -1});
   try_resolve(it, ready);
@@ -105,6 +118,7 @@ void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
     f.end_ns = order[i].end_ns;
     ready.push_back(std::move(f));
   }
+  if (p.also_id != 0) aliases_.erase(p.also_id);
   launches_.erase(it);
 }
 
@@ -118,6 +132,7 @@ void graph_counting::abandon(std::vector<finished_dispatch>& ready) {
         ready.push_back(std::move(f));
       }
   launches_.clear();
+  aliases_.clear();
 }
 
 }  // namespace rocprof::cuda

@@ -46,8 +46,11 @@ class graph_counting {
   void add_exec(uint64_t exec, std::vector<graph_kernel_node> nodes);
   bool exec_nodes(uint64_t exec, std::vector<graph_kernel_node>& nodes);
 
-  // A launch of a counted graph, keyed by the CUPTI correlation id its records carry.
-  void launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes);
+  // A launch of a counted graph, keyed by the CUPTI correlation id its records carry. A
+  // cudaGraphLaunch has two: the runtime call's and its cuGraphLaunch's; CUPTI documents the
+  // graph's records as carrying the driver call's, so records of either id find the launch
+  // (`also_id`, 0 or equal to cupti_id when there is one id).
+  void launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes, uint32_t also_id = 0);
   // The ranges its Start/Stop produced (values per range, in execution order).
   void collected(uint32_t cupti_id, std::vector<std::vector<double>> ranges,
                  std::vector<finished_dispatch>& ready);
@@ -75,12 +78,15 @@ class graph_counting {
     std::vector<std::vector<double>> ranges;
     std::vector<record> records;
     size_t kernels_matched = 0;
+    uint32_t also_id = 0;  // its entry in aliases_, 0 when none
   };
   void try_resolve(std::map<uint32_t, pending>::iterator it, std::vector<finished_dispatch>& ready);
+  std::map<uint32_t, pending>::iterator find_locked(uint32_t cupti_id);
 
   std::mutex mutex_;
   std::map<uint64_t, std::vector<graph_kernel_node>> execs_;
   std::map<uint32_t, pending> launches_;
+  std::map<uint32_t, uint32_t> aliases_;  // the launch's other CUPTI id -> its key
 };
 
 }  // namespace rocprof::cuda

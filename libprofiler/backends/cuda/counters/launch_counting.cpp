@@ -3,6 +3,8 @@
 #include <cuda.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include "activity_processor.hpp"
@@ -141,16 +143,35 @@ void launch_counting::lost(const rocprof_counted_dispatch_t& d, const std::strin
   sink_.counting_end(d, nullptr, 0, 0, 0);
 }
 
+// Counting the kernels of CUDA graphs is experimental and off unless ROCPROF_CUDA_COUNT_GRAPHS=1.
+// On the H100 (2026-11-24) the range profiler running while a graph is instantiated adds its own
+// kernels to every launch of it (60 "WaitNs" kernels for counter_app's 20 launches) and, with a
+// group of several passes, replays the graph's kernels into the trace (846 kernel records for
+// 206 dispatches), while the graph's own dispatches still got no values. Left on, --pmc would
+// corrupt the kernel trace of every program that uses graphs (PyTorch's CUDA graphs among them);
+// off, graph kernels are traced exactly and counted by no one, and the user is told once.
+// Read at each graph call (not cached: graph launches and instantiations only, while counting).
+static bool graph_counting_enabled() {
+  const char* value = std::getenv("ROCPROF_CUDA_COUNT_GRAPHS");
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
 void launch_counting::enter(CUpti_CallbackId cbid, const CUpti_CallbackData& cb,
                             const launch_ids& ids) {
   if (!sink_.counting_active()) return;
   backend_call_scope own_calls;
-  if (is_kernel_launch(cbid))
+  if (is_kernel_launch(cbid)) {
     kernel_enter(cbid, cb, ids);
-  else if (is_graph_launch(cbid))
+  } else if (!graph_counting_enabled()) {
+    if (is_graph_launch(cbid))
+      warn_once("graphs-not-counted",
+                "kernels run by CUDA graphs are traced but not counted (counting them is "
+                "experimental: ROCPROF_CUDA_COUNT_GRAPHS=1)");
+  } else if (is_graph_launch(cbid)) {
     graph_launch_enter(cb, ids);
-  else if (is_instantiate(cbid))
+  } else if (is_instantiate(cbid)) {
     instantiate_enter(cb);
+  }
 }
 
 void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackData& cb,
@@ -230,7 +251,7 @@ void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const lau
     dispatches.push_back(g);
   }
   const uint32_t records_id = ids.outer_cupti_id;
-  graphs_.launched(records_id, dispatches);
+  graphs_.launched(records_id, dispatches, ids.cupti_id);
   std::vector<finished_dispatch> ready;
   counter_set cs;
   range_session* session = set != 0 && sets_.find(set, cs) ? session_for(cb, cs.agent_id) : nullptr;
