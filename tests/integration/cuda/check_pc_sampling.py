@@ -39,9 +39,10 @@ MATH_STATES = {"wait", "math_pipe_throttle", "not_selected", "selected", "dispat
 
 
 def marker_line(marker):
+    """The line that ends with the comment `// <marker>` (the file's header names the markers)."""
     with open(SOURCE) as f:
         for number, line in enumerate(f, 1):
-            if marker in line:
+            if line.rstrip().endswith("// " + marker):
                 return number
     raise AssertionError(f"{marker} not in {SOURCE}")
 
