@@ -334,9 +334,14 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                       launch_ids{t_owner, e.external_id, e.tid, cb.correlationId, t_owner_cupti});
     return;
   }
+  // An exit whose entry this thread never processed closes nothing: a call already in flight
+  // when tracing began (the runtime call inside which cuInit ran the injection and the tools'
+  // deferred start), or a callback enabled between its entry and its exit. Processing it would
+  // emit a record that was never opened and end the owner of the launches that follow.
+  if (t_depth == 0) return;
   if (!runtime && launch_counting::handles(cbid)) counting_.exit(cbid, cb);
   e.end_ns = boottime_ns();
-  if (t_depth > 0) --t_depth;
+  --t_depth;
   e.correlation_id = t_depth < max_depth ? t_own[t_depth] : 0;
   e.start_ns = cb.correlationData != nullptr ? *cb.correlationData : e.end_ns;
   if (traced) {

@@ -67,6 +67,31 @@ TEST(cupti_session_deferral, tools_start_at_the_first_entry_after_cuinit_and_tra
   s.stop();
 }
 
+// On a GPU the first call after cuInit is a driver call nested in the runtime call that ran
+// cuInit (its entry came before the injection): that runtime call's exit closes nothing.
+TEST(cupti_session_deferral, the_exit_of_a_call_entered_before_the_start_is_ignored) {
+  test::synthetic_cupti api;
+  api.names[{CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid}] = "cudaMalloc_v3020";
+  api.names[{CUPTI_CB_DOMAIN_DRIVER_API, malloc_cbid}] = "cuMemAlloc_v2";
+  test::recording_sink sink;
+  cupti_session s{api, sink};
+  s.defer_until_first_call([&] {
+    sink.domains[static_cast<size_t>(cuda_domain::runtime_api)] = true;
+    sink.domains[static_cast<size_t>(cuda_domain::driver_api)] = true;
+    s.reconfigure();
+  });
+  ASSERT_EQ(s.start(), session_state::running);
+  uint64_t slot = 0;
+  s.on_api(CUPTI_CB_DOMAIN_DRIVER_API, malloc_cbid, at(CUPTI_API_ENTER, 2, &slot));  // the hook
+  s.on_api(CUPTI_CB_DOMAIN_DRIVER_API, malloc_cbid, at(CUPTI_API_EXIT, 2, &slot));
+  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid, at(CUPTI_API_EXIT, 1, &slot));  // unseen entry
+  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid, at(CUPTI_API_ENTER, 3, &slot));
+  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid, at(CUPTI_API_EXIT, 3, &slot));
+  ASSERT_EQ(sink.api.size(), 2U);  // the driver call and the later runtime call, nothing else
+  EXPECT_NE(sink.api[0].correlation_id, sink.api[1].correlation_id);
+  s.stop();
+}
+
 TEST(cupti_session_deferral, a_call_the_tools_do_not_trace_leaves_no_half_record) {
   test::synthetic_cupti api;
   api.names[{CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid}] = "cudaMalloc_v3020";
