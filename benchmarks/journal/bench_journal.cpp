@@ -9,7 +9,6 @@
 // a shared machine does not stretch them.
 //
 //   bench_journal [--records N] [--batch B] [--repeat R] [--dir DIR]
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,18 +18,14 @@
 #include <string>
 
 #include "rocprof/test_support/synthetic_trace.hpp"
+#include "rocprof/test_support/test_env.hpp"
 #include "rocprof/trace/journal.hpp"
 
 namespace {
 
 using namespace rocprof;
 namespace ts = rocprof::test_support;
-
-double thread_cpu_seconds() {
-  timespec t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
+using rocprof::test_support::thread_cpu_seconds;
 
 struct options {
   size_t records = 1'000'000;  // per kind

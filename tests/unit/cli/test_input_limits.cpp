@@ -1,7 +1,6 @@
 // Input-file bombs of issue 14: each is a clean usage error naming the file, in well under a
 // second, and legitimate anchors and aliases still work.
 #include <gtest/gtest.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <functional>
@@ -14,16 +13,9 @@
 
 using namespace rocprof::cli;
 using rocprof::test_support::temp_dir;
+using rocprof::test_support::thread_cpu_seconds;
 
 namespace {
-
-// CPU time of this thread (user + system): a bomb shows as work done, and a loaded machine (CI,
-// parallel builds) does not stretch it the way it stretches wall time.
-double thread_cpu_seconds() {
-  timespec t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 // The usage error of reading `text` as file `name`, checked to cost less than a second of CPU.
 std::string error_reading(temp_dir& dir, const std::string& name, const std::string& text) {

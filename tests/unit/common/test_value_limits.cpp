@@ -2,7 +2,6 @@
 // of the schema, placeholders that cannot overflow or grow without bound, and the tool's reader
 // refusing what the CLI refuses (issue 14, item 5).
 #include <gtest/gtest.h>
-#include <time.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -13,6 +12,7 @@
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/tool_settings.hpp"
 #include "rocprof/config/values.hpp"
+#include "rocprof/test_support/test_env.hpp"
 
 using namespace rocprof::config;
 using rocprof::common::expand_placeholders;
@@ -31,13 +31,6 @@ read_result read(const std::map<std::string, std::string>& env) {
 std::string first_error(const std::map<std::string, std::string>& env) {
   const auto result = read(env);
   return result.errors.empty() ? "" : result.errors.front();
-}
-
-// CPU time of this thread: a loaded machine does not stretch it as it stretches wall time.
-double thread_cpu_seconds() {
-  timespec t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -90,9 +83,10 @@ TEST(CounterNames, DeduplicationIsLinear) {
   std::string line = "pmc:";
   for (int i = 0; i < 200000; ++i)
     line += " COUNTER_" + std::to_string(i % 150000);
-  const double start = thread_cpu_seconds();
+  const double start = rocprof::test_support::thread_cpu_seconds();
   const auto names = parse_pmc_line(line);
-  EXPECT_LT(thread_cpu_seconds() - start, 1.0);  // CPU time (load-proof); was 22 s (quadratic)
+  EXPECT_LT(rocprof::test_support::thread_cpu_seconds() - start,
+            1.0);  // CPU time (load-proof); was 22 s (quadratic)
   ASSERT_EQ(names.size(), 150000u);
   EXPECT_EQ(names.front(), "COUNTER_0");
   EXPECT_EQ(names.back(), "COUNTER_149999");

@@ -55,4 +55,8 @@ std::string shell_quote(const std::string& s);
 // Whole file contents ("" if missing).
 std::string read_file(const std::string& path);
 
+// CPU time of the calling thread in seconds (user + system): bounds on work done that a loaded
+// machine does not stretch the way it stretches wall time.
+double thread_cpu_seconds();
+
 }  // namespace rocprof::test_support
