@@ -1,6 +1,5 @@
 #include "counter_listing.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +9,7 @@
 
 #include "job.hpp"
 #include "rocprof/counters/value.hpp"
+#include "rocprof/trace/staged_file.hpp"
 
 namespace rocprof::cli {
 namespace {
@@ -47,26 +47,22 @@ std::ostringstream csv_with_header(const char* header) {
   return out;
 }
 
-// Written under a private name (O_EXCL|O_NOFOLLOW) and renamed over `path`, like every other
-// output: a link planted at the name is replaced, never followed, and a reader never sees half
-// a file.
+// Staged (rocprof/trace/staged_file.hpp) and renamed over `path`, like every other output: a
+// link planted at the name is replaced, never followed, and a reader never sees half a file.
 void write_replacing(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".partial." + std::to_string(getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) throw usage_error("--list-avail: cannot write " + path + ": " + std::strerror(errno));
+  trace::staged_file file;
+  if (!file.create(path)) throw usage_error("--list-avail: " + file.error());
   size_t done = 0;
   while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    const ssize_t n = ::write(file.fd(), text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     done += static_cast<size_t>(n);
   }
-  const bool closed = ::close(fd) == 0;
-  if (done != text.size() || !closed || ::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temp.c_str());
-    throw usage_error("--list-avail: cannot write " + path + ": " + reason);
-  }
+  if (done != text.size())
+    throw usage_error("--list-avail: cannot write " + path + ": " + std::strerror(errno));
+  const std::string error = file.commit();
+  if (!error.empty()) throw usage_error("--list-avail: " + error);
 }
 
 }  // namespace
