@@ -66,7 +66,10 @@ rocprofiler_status_t agent_sampler::start(const counter_config* config, uint64_t
 
 rocprofiler_status_t agent_sampler::drain() {
   if (sampler_ == 0) return ROCPROFILER_STATUS_SUCCESS;
-  return backend_.device_sampler_drain(backend_.backend_data, sampler_);
+  const rocprofiler_status_t status =
+      backend_.device_sampler_drain(backend_.backend_data, sampler_);
+  arm_exit_stop(backend_call::first_drain);
+  return status;
 }
 
 void agent_sampler::stop() {
@@ -216,9 +219,8 @@ void stop_at_exit() {
 }  // namespace
 
 void arm_exit_stop(backend_call after) {
-  static std::once_flag once[2];
-  std::call_once(once[after == backend_call::first_start ? 0 : 1],
-                 [] { std::atexit(stop_at_exit); });
+  static std::once_flag once[3];
+  std::call_once(once[static_cast<int>(after)], [] { std::atexit(stop_at_exit); });
 }
 
 bool device_sampling_closed() {
