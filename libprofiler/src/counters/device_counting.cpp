@@ -173,6 +173,12 @@ rocprofiler_status_t start_device_counting(uint32_t context_index) {
   int expected = k_disabled;
   if (!svc->state.compare_exchange_strong(expected, k_locked))
     return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+  // Checked after taking the state: the exit stop closes first, then waits for the state.
+  if (device_sampling_closed()) {
+    last_start_error() = device_sampling_closed_reason();
+    svc->state.store(k_disabled);
+    return ROCPROFILER_STATUS_ERROR_FINALIZED;
+  }
   const rocprofiler_context_id_t id{context_handle(context_index)};
   rocprofiler_status_t status = ROCPROFILER_STATUS_SUCCESS;
   for (const std::unique_ptr<counted_agent>& a : svc->agents) {
@@ -203,17 +209,23 @@ rocprofiler_status_t start_device_counting(uint32_t context_index) {
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
-void stop_device_counting(uint32_t context_index) {
+bool stop_device_counting(uint32_t context_index, uint64_t max_wait_ms) {
   device_service* svc = g_services[context_index].get();
-  if (svc == nullptr) return;
+  if (svc == nullptr) return true;
+  const auto started = std::chrono::steady_clock::now();
   for (;;) {
     int expected = k_enabled;
     if (svc->state.compare_exchange_strong(expected, k_locked)) break;
-    if (expected == k_disabled) return;
-    std::this_thread::yield();  // a sample in progress
+    if (expected == k_disabled) return true;
+    // A start or sample in progress on another thread.
+    if (max_wait_ms != UINT64_MAX &&
+        std::chrono::steady_clock::now() - started > std::chrono::milliseconds(max_wait_ms))
+      return false;
+    std::this_thread::yield();
   }
   stop_agents(*svc, context_index);
   svc->state.store(k_disabled);
+  return true;
 }
 
 }  // namespace rocprof::core::counters
@@ -258,7 +270,8 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_sample_device_counting_service(
   return guarded(__func__, [&] {
     const context* ctx = find_context(context_id);
     if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if (finalizing()) return ROCPROFILER_STATUS_ERROR_FINALIZED;
+    if (finalizing() || counters::device_sampling_closed())
+      return ROCPROFILER_STATUS_ERROR_FINALIZED;
     if (!ctx->active.load()) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED;
     counters::device_service* svc = counters::g_services[ctx->index].get();
     if (svc == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
@@ -277,7 +290,10 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_sample_device_counting_service(
     if (status == ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR) return status;
     counters::write_to_buffer(svc->target, records);
     if (output_records != nullptr) {
-      if (records.size() > *rec_count) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+      if (records.size() > *rec_count) {
+        *rec_count = records.size();  // what the caller must make room for (as the SDK)
+        return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+      }
       std::memcpy(output_records, records.data(), records.size() * sizeof(records[0]));
       *rec_count = records.size();
     }

@@ -12,7 +12,8 @@ namespace rocprof::core::counters {
 /// At rocprofiler_start_context: asks each agent's callback for its config and starts
 /// sampling. On failure last_start_error() says why and nothing keeps running.
 rocprofiler_status_t start_device_counting(uint32_t context_index);
-/// At rocprofiler_stop_context: waits for a sample in progress, then stops every agent.
-void stop_device_counting(uint32_t context_index);
+/// At rocprofiler_stop_context: waits for a start or sample in progress (at most `max_wait_ms`),
+/// then stops every agent. false: still held by another thread after the wait; nothing stopped.
+bool stop_device_counting(uint32_t context_index, uint64_t max_wait_ms = UINT64_MAX);
 
 }  // namespace rocprof::core::counters

@@ -1,6 +1,11 @@
 #include "counters/device_sampling.hpp"
 
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 #include "backend_loader.hpp"
@@ -9,6 +14,8 @@
 #include "counters/counter_store.hpp"
 #include "counters/device_counting.hpp"
 #include "counters/spm_service.hpp"
+#include "guarded.hpp"
+#include "limits.hpp"
 #include "rocprofiler-sdk/spm.h"
 #include "thread_state.hpp"
 
@@ -53,18 +60,23 @@ rocprofiler_status_t agent_sampler::start(const counter_config* config, uint64_t
     return status;
   }
   sampler_ = handle;
+  arm_exit_stop(backend_call::first_start);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
 rocprofiler_status_t agent_sampler::drain() {
   if (sampler_ == 0) return ROCPROFILER_STATUS_SUCCESS;
-  return backend_.device_sampler_drain(backend_.backend_data, sampler_);
+  const rocprofiler_status_t status =
+      backend_.device_sampler_drain(backend_.backend_data, sampler_);
+  arm_exit_stop(backend_call::first_drain);
+  return status;
 }
 
 void agent_sampler::stop() {
   if (sampler_ == 0) return;
   backend_.device_sampler_stop(backend_.backend_data, sampler_);
   sampler_ = 0;
+  arm_exit_stop(backend_call::first_stop);
 }
 
 bool agent_sampler::take(std::vector<rocprofiler_counter_record_t>& out) {
@@ -149,10 +161,15 @@ std::string& last_start_error() {
 
 rocprofiler_status_t start_device_sampling(uint32_t context_index) {
   last_start_error().clear();
+  if (device_sampling_closed()) {
+    last_start_error() = device_sampling_closed_reason();
+    return ROCPROFILER_STATUS_ERROR_FINALIZED;
+  }
   rocprofiler_status_t status = start_device_counting(context_index);
   if (status == ROCPROFILER_STATUS_SUCCESS) status = start_spm(context_index);
   if (status != ROCPROFILER_STATUS_SUCCESS) {
     stop_device_sampling(context_index);
+    if (status == ROCPROFILER_STATUS_ERROR_FINALIZED) return status;  // exiting: no news
     const std::string message = "device counter sampling could not start: " + last_start_error();
     warn_once(message.c_str(), message.c_str());
   }
@@ -166,6 +183,53 @@ void stop_device_sampling(uint32_t context_index) {
 
 void drain_all_device_sampling() {
   drain_all_spm();
+}
+
+namespace {
+
+std::atomic<bool> g_closed{false};
+
+// A start in progress on a tool's thread (one CUPTI PM sampling start takes about a second)
+// is waited for this long.
+constexpr uint64_t k_exit_wait_ms = 10000;
+
+void stop_everything_for_exit() {
+  g_closed.store(true);  // before looking at the services: a start checks it after locking
+  for (uint32_t i = 0; i < max_contexts; ++i) {
+    stop_spm(i);
+    if (!stop_device_counting(i, k_exit_wait_ms))
+      warn_once("device-counting-exit",
+                "device counting: a start or sample still ran at exit; its sampler was left");
+  }
+}
+
+void stop_at_exit() {
+  guarded_call("device sampling exit stop", [] {
+    // On a thread of its own: at exit() the main thread's thread_local state is gone, and
+    // the last SPM samples are written into the buffers through the stopping thread's lane.
+    try {
+      std::thread helper{stop_everything_for_exit};
+      helper.join();
+    } catch (const std::system_error&) {
+      stop_everything_for_exit();
+    }
+  });
+}
+
+}  // namespace
+
+void arm_exit_stop(backend_call after) {
+  static std::once_flag once[3];
+  std::call_once(once[static_cast<int>(after)], [] { std::atexit(stop_at_exit); });
+}
+
+bool device_sampling_closed() {
+  return g_closed.load();
+}
+
+const char* device_sampling_closed_reason() {
+  return "the process is exiting: device sampling was stopped before the GPU libraries' "
+         "teardown";
 }
 
 }  // namespace rocprof::core::counters

@@ -77,4 +77,20 @@ void stop_device_sampling(uint32_t context_index);
 /// Finalisation, before buffers are flushed: every running sampler delivers what it holds.
 void drain_all_device_sampling();
 
+/// The exit stop. A backend's first start (and first drain and stop) of a device sampler
+/// initialises libraries lazily (CUPTI's PM sampling, the NVIDIA profiler host library), and their
+/// static destructors run at exit() before any exit handler registered earlier, the core's
+/// finalisation included, while a tool's thread may still be starting, sampling or stopping
+/// (AMD's device_counting_sync client restarts its context for every sample). So after those
+/// first calls the core registers, once each, an exit handler that refuses later starts and
+/// samples, waits for one in progress and stops every device sampler while those libraries
+/// still work. (A registration made during the library constructors, ROCPROFILER_LIBRARY_CTOR,
+/// runs only when the core library is unloaded, after the program's and the tools' static
+/// destructors; the first drain, from a sample call, normally comes later, during main.)
+enum class backend_call { first_start, first_drain, first_stop };
+void arm_exit_stop(backend_call after);
+/// true once the exit stop ran: starts fail with ROCPROFILER_STATUS_ERROR_FINALIZED.
+bool device_sampling_closed();
+const char* device_sampling_closed_reason();
+
 }  // namespace rocprof::core::counters

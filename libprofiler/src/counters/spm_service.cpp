@@ -47,6 +47,10 @@ void stop_locked(uint32_t context_index) {
 
 rocprofiler_status_t start_spm(uint32_t context_index) {
   std::lock_guard<std::mutex> lock(g_spm_mutex);
+  if (device_sampling_closed()) {  // under the lock the exit stop takes too
+    last_start_error() = device_sampling_closed_reason();
+    return ROCPROFILER_STATUS_ERROR_FINALIZED;
+  }
   for (spm_entry& e : g_spm[context_index]) {
     const counter_config* config = find_config(e.config);
     if (config == nullptr || config->destroyed.load()) {

@@ -29,6 +29,33 @@ tests="$root/tests/integration/cuda"
 echo "== device"; nvidia-smi -L; date -u
 echo "== CLI: ${cli:-not bundled or not working}"
 
+# The cost of one synchronous device counting sample (benchmarks/device_counting).
+sync_cost() {
+  if [ -x "$prefix/bin/busy_idle" ] && [ -f "$prefix/lib/libsync_sample_cost.so" ]; then
+    echo "== device counting: cost of one synchronous sample call (benchmarks/device_counting)"
+    # LD_PRELOAD reaches busy_idle only (a preloaded `timeout` would hold the device's PM sampler).
+    timeout 120 env LD_PRELOAD="$prefix/lib/libsync_sample_cost.so" ROCPROFILER_LIBRARY_CTOR=1 \
+      "$prefix/bin/busy_idle" --busy-ms 3000 > "$work/sync_sample_cost.txt" 2>&1
+    echo "busy_idle exit status $?"
+    if ! grep -E "SYNC_SAMPLE_COST|rocprofiler:|corruption|abort" "$work/sync_sample_cost.txt"; then
+      echo "SYNC_SAMPLE_COST missing; the run's output:"; tail -20 "$work/sync_sample_cost.txt"
+    fi
+  fi
+}
+# GPU_SPM_LONG=1: also the 30-second --spm run (overhead at 10 kHz in interleaved pairs, the
+# highest rate without loss; ~4-5 minutes); GPU_SPM_LONG=only: the synchronous sample cost and
+# that run alone, then exit (about 5 minutes).
+spm_long() {
+  if [ -n "$cli" ] && [ -x "$prefix/bin/busy_idle" ]; then
+    echo "== --spm on a 30-second GPU-bound run (benchmarks/spm/run_spm_overhead.py)"
+    "$py" "$root/benchmarks/spm/run_spm_overhead.py" --rocprofv3 "$cli" --app "$prefix/bin/busy_idle" \
+      --work "$work/spm_long" | grep -E "^SPM_OVERHEAD|rocprofv3:| exit " | tee "$out/spm_overhead.txt"
+  else
+    echo "SPM_OVERHEAD not run: needs the CLI and busy_idle in the bundle"
+  fi
+}
+if [ "${GPU_SPM_LONG:-0}" = only ]; then sync_cost; spm_long; date -u; exit 0; fi
+
 # The same tests CTest registers with the label gpu, pointed at the bundle's paths.
 ct="$work/ctest"; mkdir -p "$ct"
 {
@@ -124,11 +151,8 @@ if [ -n "$cli" ]; then
   "$py" "$root/benchmarks/torch_overhead/run_torch_overhead.py" --rocprofv3 "$cli" --rounds 5 \
     --work "$work/torch_overhead" | tee "$out/torch_overhead.txt"
 fi
-if [ -x "$prefix/bin/busy_idle" ] && [ -f "$prefix/lib/libsync_sample_cost.so" ]; then
-  echo "== device counting: cost of one synchronous sample call (benchmarks/device_counting)"
-  LD_PRELOAD="$prefix/lib/libsync_sample_cost.so" ROCPROFILER_LIBRARY_CTOR=1 "$prefix/bin/busy_idle" \
-    | grep SYNC_SAMPLE_COST
-fi
+sync_cost
+[ "${GPU_SPM_LONG:-0}" = 1 ] && spm_long
 if [ -n "$cli" ] && [ -x "$prefix/bin/busy_idle" ]; then
   echo "== --spm: samples lost at 100, 10, 1 us and the wall time at 10 kHz"
   "$py" "$tests/check_cli_spm_gpu.py" rate --rocprofv3 "$cli" --app "$prefix/bin/busy_idle" \

@@ -5,9 +5,16 @@
 // them.
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_backend_counters.hpp"
@@ -21,6 +28,40 @@ struct running_sampler {
   rocprof_device_sample_sink_t sink{};
   uint64_t next_index = 1;
 };
+
+// $ROCPROF_TEST_SAMPLER_TEARDOWN_PROBE=1: the sampler behaves like CUPTI's PM sampling at
+// exit. Its first start builds library state lazily (a static whose destructor runs at exit,
+// in the order of its construction), every start takes a while (CUPTI's enable-to-start), and
+// any call after that state's destruction ends the process with status 3, naming the call.
+std::atomic<uint64_t> g_starts_entered{0};
+std::atomic<bool> g_torn_down{false};
+
+bool teardown_probe_wanted() {
+  static const bool wanted = std::getenv("ROCPROF_TEST_SAMPLER_TEARDOWN_PROBE") != nullptr;
+  return wanted;
+}
+
+void check_library_alive(const char* call) {
+  if (!teardown_probe_wanted() || !g_torn_down.load()) return;
+  std::fprintf(stderr, "test backend: device sampler %s called after its library's teardown\n",
+               call);
+  std::fflush(stderr);
+  _exit(3);
+}
+
+struct lazy_library_state {
+  ~lazy_library_state() { g_torn_down.store(true); }
+};
+
+void enter_probed_start() {
+  if (!teardown_probe_wanted()) return;
+  static lazy_library_state state;  // constructed at the first start, destroyed at exit
+  (void)state;
+  check_library_alive("start");
+  g_starts_entered.fetch_add(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  check_library_alive("start");
+}
 
 std::mutex g_mutex;
 std::vector<running_sampler> g_samplers;
@@ -45,6 +86,7 @@ rocprofiler_status_t sampler_start(void*, rocprofiler_agent_id_t, const char* co
     *why = reason.c_str();
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }
+  enter_probed_start();
   std::lock_guard<std::mutex> lock(g_mutex);
   running_sampler s;
   s.handle = g_next_handle++;
@@ -56,12 +98,14 @@ rocprofiler_status_t sampler_start(void*, rocprofiler_agent_id_t, const char* co
 }
 
 rocprofiler_status_t sampler_drain(void*, uint64_t) {
+  check_library_alive("drain");
   std::lock_guard<std::mutex> lock(g_mutex);
   ++g_drains;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
 void sampler_stop(void*, uint64_t sampler) {
+  check_library_alive("stop");
   std::lock_guard<std::mutex> lock(g_mutex);
   for (auto it = g_samplers.begin(); it != g_samplers.end(); ++it)
     if (it->handle == sampler) {
@@ -100,6 +144,11 @@ __attribute__((visibility("default"))) uint64_t test_backend_device_samples(uint
                     values.data(), values.size());
   }
   return test_counters::g_samplers.size();
+}
+
+/// How many starts entered the sampler (counted with ROCPROF_TEST_SAMPLER_TEARDOWN_PROBE).
+__attribute__((visibility("default"))) uint64_t test_backend_device_starts_entered(void) {
+  return test_counters::g_starts_entered.load();
 }
 
 /// How many times the core asked a sampler to drain.
