@@ -153,15 +153,7 @@ session_state cupti_session::start() {
   enable_callbacks();
   enable_activities();
   set_flush_period_once();
-  if (first_call_armed_.load()) {
-    for (CUpti_CallbackDomain d : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API})
-      ROCPROF_CUPTI_CALL(api_, api_.enable_domain(1, subscriber_, d));
-    // Modules that load before the tools start are still reported: the core keeps code objects
-    // and hands them to each context that starts later (what the tools' code-object tracing and
-    // the kernel names of the trace need).
-    trace_code_objects_ = true;
-    enable_resource_callbacks();
-  }
+  if (first_call_armed_.load()) start_deferral();
   state_ = session_state::running;
   return state_;
 }
@@ -298,7 +290,7 @@ void cupti_session::enable_activities() {
 
 void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                            const CUpti_CallbackData& cb) {
-  if (first_call_armed_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
+  if (deferring_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   const bool traced = cbid < max_cbid && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
   api_event e;
@@ -441,6 +433,7 @@ void cupti_session::stop() {
   if (state_ != session_state::running) return;
   if (sampler_) sampler_->finish();
   flush();
+  narrow_early_activities();  // kinds enabled for a deferred start that never came
   for (CUpti_ActivityKind kind : enabled_kinds_)
     api_.activity_disable(kind);
   enabled_kinds_.clear();

@@ -271,6 +271,16 @@ void flush_backend() {
         static_cast<unsigned long long>(c.memsets), static_cast<unsigned long long>(c.allocations),
         static_cast<unsigned long long>(c.api),
         static_cast<unsigned long long>(s.session->dropped()));
+    // Which CUPTI correlation ids the records came with (the deferred-start diagnosis).
+    const record_correlation_counts ids = s.session->correlation_counts();
+    std::fprintf(
+        stderr,
+        "rocprofv3 [cuda]: correlation: records known=%llu unseen=%llu zero=%llu "
+        "shared=%llu; callbacks zero=%llu shared=%llu\n",
+        static_cast<unsigned long long>(ids.known), static_cast<unsigned long long>(ids.unseen),
+        static_cast<unsigned long long>(ids.zero), static_cast<unsigned long long>(ids.shared),
+        static_cast<unsigned long long>(ids.zero_callback_ids),
+        static_cast<unsigned long long>(ids.shared_callback_ids));
   }
 }
 
