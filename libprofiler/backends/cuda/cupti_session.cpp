@@ -271,21 +271,26 @@ void cupti_session::reconfigure() {
   set_flush_period_once();
 }
 
-void cupti_session::enable_activities() {
-  auto enable = [&](CUpti_ActivityKind kind) {
-    if (std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind) != enabled_kinds_.end())
-      return;
-    if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) enabled_kinds_.push_back(kind);
-  };
+std::vector<CUpti_ActivityKind> cupti_session::wanted_kinds() const {
+  std::vector<CUpti_ActivityKind> kinds;
   const bool counting = sink_.counting_requested();
   if (sink_.enabled(cuda_domain::kernel_dispatch) || counting)
-    enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    kinds.push_back(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (sink_.enabled(cuda_domain::memory_copy) || counting) {
-    enable(CUPTI_ACTIVITY_KIND_MEMCPY);
-    enable(CUPTI_ACTIVITY_KIND_MEMCPY2);
+    kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY);
+    kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY2);
   }
-  if (sink_.enabled(cuda_domain::memory_set)) enable(CUPTI_ACTIVITY_KIND_MEMSET);
-  if (sink_.enabled(cuda_domain::memory_allocation)) enable(CUPTI_ACTIVITY_KIND_MEMORY2);
+  if (sink_.enabled(cuda_domain::memory_set)) kinds.push_back(CUPTI_ACTIVITY_KIND_MEMSET);
+  if (sink_.enabled(cuda_domain::memory_allocation)) kinds.push_back(CUPTI_ACTIVITY_KIND_MEMORY2);
+  return kinds;
+}
+
+void cupti_session::enable_activities() {
+  for (CUpti_ActivityKind kind : wanted_kinds()) {
+    if (std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind) != enabled_kinds_.end())
+      continue;
+    if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) enabled_kinds_.push_back(kind);
+  }
 }
 
 void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -433,7 +438,6 @@ void cupti_session::stop() {
   if (state_ != session_state::running) return;
   if (sampler_) sampler_->finish();
   flush();
-  narrow_early_activities();  // kinds enabled for a deferred start that never came
   for (CUpti_ActivityKind kind : enabled_kinds_)
     api_.activity_disable(kind);
   enabled_kinds_.clear();

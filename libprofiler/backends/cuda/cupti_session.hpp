@@ -117,6 +117,7 @@ class cupti_session {
   void narrow_early_activities();
   bool api_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) const;
   void enable_activities();
+  std::vector<CUpti_ActivityKind> wanted_kinds() const;
   void enable_resource_callbacks();
   void set_flush_period_once();
   void register_agents_once();
@@ -159,7 +160,8 @@ class cupti_session {
   // that thread only, once set.
   std::thread::id hook_thread_;
   std::atomic<int> below_hook_call_{-1};
-  std::vector<CUpti_ActivityKind> early_kinds_;  // enabled at start() for the deferred start
+  // Enabled at start() for the deferred start (also in enabled_kinds_), until narrowed.
+  std::vector<CUpti_ActivityKind> early_kinds_;
   bool flush_period_set_ = false;
   bool trace_activity_ = false;
   bool trace_code_objects_ = false;

@@ -70,8 +70,12 @@ void cupti_session::start_deferral() {
   trace_code_objects_ = true;
   enable_resource_callbacks();
   if (!plan_.early_activities) return;
-  for (CUpti_ActivityKind kind : early_kinds)
-    if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) early_kinds_.push_back(kind);
+  // Counted as enabled: the tools' request, inside the hook, then enables none of them again.
+  for (CUpti_ActivityKind kind : early_kinds) {
+    if (!ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) continue;
+    early_kinds_.push_back(kind);
+    enabled_kinds_.push_back(kind);
+  }
 }
 
 bool cupti_session::api_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) const {
@@ -91,10 +95,12 @@ void cupti_session::switch_catch_all_off() {
 }
 
 void cupti_session::narrow_early_activities() {
+  if (early_kinds_.empty()) return;
+  const std::vector<CUpti_ActivityKind> wanted = wanted_kinds();
   for (CUpti_ActivityKind kind : early_kinds_) {
-    if (std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind) != enabled_kinds_.end())
-      continue;  // the tools asked for it (enable_activities kept it)
+    if (std::find(wanted.begin(), wanted.end(), kind) != wanted.end()) continue;
     api_.activity_disable(kind);
+    enabled_kinds_.erase(std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind));
   }
   early_kinds_.clear();
 }
