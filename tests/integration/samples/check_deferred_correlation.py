@@ -20,6 +20,9 @@ another API call's id (wrong, never acceptable); own_id: an id no API call has (
 what the plugin does when CUPTI's ids cannot be trusted). The "callbacks" counts say what CUPTI
 handed the API callbacks: zero = correlation id 0, shared = one id seen with several calls. Then
   DEFERRED_VERDICT cupti=<what CUPTI did in the first way> fixed_by=<ways with every kernel right>
+cupti= one-id-for-several-calls (callbacks and records share one id: the plugin now attributes
+such records to no launch), id-zero, callbacks-distinct-records-carry-another-calls-id (not
+caught by the plugin: kernels would show other_call_id), or distinct-ids.
 The same lines go to OUT_DIR/DEFERRED.txt. Fails when any way gives a kernel another call's id, or when the default way leaves a kernel
 without its launch's id.
 
@@ -56,7 +59,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     core_dir = os.path.dirname(os.path.dirname(os.path.abspath(plugin)))
     tool = os.path.join(tools, "librocprof-sample-buffered-tracing.so")
-    right_ways, first_counts, report = [], None, []
+    right_ways, first_counts, first_wrong, report = [], None, 0, []
     for way, extra in WAYS:
         env = dict(preloaded(tool), CUDA_INJECTION64_PATH=plugin, ROCPROF_CUDA_VERBOSE="1",
                    LD_LIBRARY_PATH=os.pathsep.join(
@@ -80,7 +83,7 @@ def main():
         found = COUNTS.findall(p.stderr)
         counts = found[-1] if found else ("?",) * 6
         if way == "first-way":
-            first_counts = counts
+            first_counts, first_wrong = counts, wrong
         report.append(f"DEFERRED way={way} kernels={len(kernels)} launch_id={right} "
                       f"other_call_id={wrong} own_id={own} records known={counts[0]} "
                       f"unseen={counts[1]} zero={counts[2]} shared={counts[3]}; "
@@ -100,6 +103,8 @@ def main():
             cupti = "one-id-for-several-calls"
         elif zero_cb or zero_rec:
             cupti = "id-zero"
+        elif first_wrong:
+            cupti = "callbacks-distinct-records-carry-another-calls-id"
         else:
             cupti = "distinct-ids"
     report.append(f"DEFERRED_VERDICT cupti={cupti} fixed_by={','.join(right_ways) or 'none'}")

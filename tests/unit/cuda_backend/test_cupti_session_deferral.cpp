@@ -51,6 +51,17 @@ void start_kernel_tracing_tool(test::recording_sink& sink, cupti_session& s) {
   s.reconfigure();
 }
 
+// A deferred session whose tool, started by the first call, traces kernels and runtime calls.
+struct kernel_tool_session {
+  test::synthetic_cupti api;
+  test::recording_sink sink;
+  cupti_session s{api, sink};
+  explicit kernel_tool_session(deferral_plan plan = deferral_plan::from_env()) {
+    api.name_launch_calls();
+    s.defer_until_first_call([this] { start_kernel_tracing_tool(sink, s); }, plan);
+  }
+};
+
 // One runtime call, ENTER and EXIT, with CUPTI's id `cupti_id`; `external` pushed meanwhile.
 void call(cupti_session& s, uint32_t cbid, const char* name, uint32_t cupti_id,
           uint64_t external = 0) {
@@ -168,11 +179,8 @@ TEST(cupti_session_deferral, a_call_the_tools_do_not_trace_leaves_no_half_record
 // one correlation id. A kernel must then not take the ids (core id, thread, external id) of
 // whichever call carried that id last: it is attributed to no launch (an id of its own).
 TEST(cupti_session_deferral, one_cupti_id_for_every_call_gives_no_kernel_another_calls_ids) {
-  test::synthetic_cupti api;
-  api.name_launch_calls();
-  test::recording_sink sink;
-  cupti_session s{api, sink};
-  s.defer_until_first_call([&] { start_kernel_tracing_tool(sink, s); });
+  kernel_tool_session t;
+  auto& [api, sink, s] = t;
   ASSERT_EQ(s.start(), session_state::running);
   constexpr uint32_t stuck = 5;
   call(s, malloc_cbid, "cudaMalloc", stuck);  // the first call: the tool starts
@@ -200,11 +208,8 @@ TEST(cupti_session_deferral, one_cupti_id_for_every_call_gives_no_kernel_another
 
 // CUPTI id 0 names no call, on either side: nothing resolves through it.
 TEST(cupti_session_deferral, cupti_id_zero_resolves_to_no_call) {
-  test::synthetic_cupti api;
-  api.name_launch_calls();
-  test::recording_sink sink;
-  cupti_session s{api, sink};
-  s.defer_until_first_call([&] { start_kernel_tracing_tool(sink, s); });
+  kernel_tool_session t;
+  auto& [api, sink, s] = t;
   ASSERT_EQ(s.start(), session_state::running);
   call(s, malloc_cbid, "cudaMalloc", 0);
   call(s, launch_cbid, "cudaLaunchKernel", 0, 77);
@@ -223,11 +228,8 @@ TEST(cupti_session_deferral, cupti_id_zero_resolves_to_no_call) {
 // callbacks stay on until the EXIT of the call that ran the hook, processing only what the tool
 // asked for meanwhile; ids of distinct calls then resolve as usual.
 TEST(cupti_session_deferral, kinds_enabled_at_start_narrowed_after_the_hook_catch_all_off_at_exit) {
-  test::synthetic_cupti api;
-  api.name_launch_calls();
-  test::recording_sink sink;
-  cupti_session s{api, sink};
-  s.defer_until_first_call([&] { start_kernel_tracing_tool(sink, s); }, deferral_plan{});
+  kernel_tool_session t{deferral_plan{}};
+  auto& [api, sink, s] = t;
   ASSERT_EQ(s.start(), session_state::running);
   for (CUpti_ActivityKind kind :
        {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -267,14 +269,11 @@ TEST(cupti_session_deferral, kinds_enabled_at_start_narrowed_after_the_hook_catc
 // ROCPROF_CUDA_DEFERRED_ACTIVITY=hook and ROCPROF_CUDA_DEFERRED_DOMAINS_OFF=enter: the way of
 // the first H100 runs (kinds enabled inside the hook, catch-all off at the hook call's ENTER).
 TEST(cupti_session_deferral, the_first_way_enables_kinds_in_the_hook_and_catch_all_off_at_entry) {
-  test::synthetic_cupti api;
-  api.name_launch_calls();
-  test::recording_sink sink;
-  cupti_session s{api, sink};
   deferral_plan first_way;
   first_way.early_activities = false;
   first_way.domains_off = deferral_plan::off_at::enter;
-  s.defer_until_first_call([&] { start_kernel_tracing_tool(sink, s); }, first_way);
+  kernel_tool_session t{first_way};
+  auto& [api, sink, s] = t;
   ASSERT_EQ(s.start(), session_state::running);
   EXPECT_FALSE(called(api, enable_of(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)));
   uint64_t slot = 0;
