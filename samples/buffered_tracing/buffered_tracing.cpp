@@ -32,8 +32,8 @@ rocprofiler_context_id_t g_context{};
 rocprofiler_buffer_id_t g_buffer{};
 // Built on first use, never destroyed (buffer threads print at exit). Not a namespace-scope
 // object: with ROCPROFILER_LIBRARY_CTOR=1 the SDK initialises its tools from its own constructor,
-// which runs before this library's (it depends on the SDK), so initialize() would fill an object
-// whose constructor then runs and empties it.
+// which runs before this library's (it depends on the SDK), so initialize() would use an object
+// before its constructor ran (whether that constructor later empties it is up to the compiler).
 struct tool_state {
   rocprofiler::sdk::buffer_name_info names;
   std::mutex kernels_mutex;

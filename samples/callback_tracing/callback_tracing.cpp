@@ -30,8 +30,8 @@ rocprofiler_context_id_t g_context{};
 rocprofiler_context_id_t g_control{};
 // Built on first use, never destroyed (buffer threads print at exit). Not a namespace-scope
 // object: with ROCPROFILER_LIBRARY_CTOR=1 the SDK initialises its tools from its own constructor,
-// which runs before this library's (it depends on the SDK), so initialize() would fill an object
-// whose constructor then runs and empties it.
+// which runs before this library's (it depends on the SDK), so initialize() would use an object
+// before its constructor ran (whether that constructor later empties it is up to the compiler).
 rocprofiler::sdk::callback_name_info& names() {
   static auto* n = new rocprofiler::sdk::callback_name_info{};
   return *n;

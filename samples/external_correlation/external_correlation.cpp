@@ -27,8 +27,8 @@ std::atomic<uint64_t> g_next_id{1000};
 std::mutex g_mutex;  // constant-initialised: safe before this library's constructors
 // Built on first use, never destroyed (buffer threads print at exit). Not a namespace-scope
 // object: with ROCPROFILER_LIBRARY_CTOR=1 the SDK initialises its tools from its own constructor,
-// which runs before this library's (it depends on the SDK), so initialize() would fill an object
-// whose constructor then runs and empties it.
+// which runs before this library's (it depends on the SDK), so initialize() would use an object
+// before its constructor ran (whether that constructor later empties it is up to the compiler).
 std::map<uint64_t, uint64_t>& seen() {  // answered id -> records that carried it
   static auto* s = new std::map<uint64_t, uint64_t>{};
   return *s;

@@ -3,7 +3,10 @@
 _Z11fake_kernelPf and one 4 KiB host-to-device copy through the stand-in libcupti, after loading
 a module whose cubin defines the kernel. The installed CUDA plugin is injected as the CLI would
 (CUDA_INJECTION64_PATH). Checks kernels, copies, CUDA calls with their arguments (buffered and
-callback), code objects and kernel symbols, and external correlation requests.
+callback), code objects and kernel symbols, and external correlation requests; then the
+buffered tool under ROCPROFILER_LIBRARY_CTOR=1, and the deferred start with the fake's stuck-id
+model (FAKE_CUPTI_CORRELATION=stuck): the default way keeps every kernel's launch id, the first
+way gives no kernel another call's ids.
 
 usage: check_samples_fake_cupti.py WORK FAKE_CUDA_APP FAKE_CUPTI
 """
