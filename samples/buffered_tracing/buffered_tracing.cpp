@@ -30,16 +30,27 @@ namespace {
 
 rocprofiler_context_id_t g_context{};
 rocprofiler_buffer_id_t g_buffer{};
-rocprofiler::sdk::buffer_name_info g_names;
-std::mutex g_kernels_mutex;
-std::map<uint64_t, std::string> g_kernels;  // kernel id -> symbol name, demangled
+// Built on first use, never destroyed (buffer threads print at exit). Not a namespace-scope
+// object: with ROCPROFILER_LIBRARY_CTOR=1 the SDK initialises its tools from its own constructor,
+// which runs before this library's (it depends on the SDK), so initialize() would use an object
+// before its constructor ran (whether that constructor later empties it is up to the compiler).
+struct tool_state {
+  rocprofiler::sdk::buffer_name_info names;
+  std::mutex kernels_mutex;
+  std::map<uint64_t, std::string> kernels;  // kernel id -> symbol name, demangled
+};
+tool_state& state() {
+  static tool_state* s = new tool_state{};
+  return *s;
+}
 std::atomic<uint64_t> g_records{0};
 std::atomic<uint64_t> g_dropped{0};
 
 std::string kernel_name(uint64_t kernel_id) {
-  std::lock_guard<std::mutex> lock(g_kernels_mutex);
-  const auto found = g_kernels.find(kernel_id);
-  return found != g_kernels.end() ? found->second : "?";
+  tool_state& st = state();
+  std::lock_guard<std::mutex> lock(st.kernels_mutex);
+  const auto found = st.kernels.find(kernel_id);
+  return found != st.kernels.end() ? found->second : "?";
 }
 
 void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*) {
@@ -47,8 +58,9 @@ void on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_us
       record.phase != ROCPROFILER_CALLBACK_PHASE_LOAD)
     return;
   const auto* symbol = static_cast<const rocprofiler_kernel_symbol_data_t*>(record.payload);
-  std::lock_guard<std::mutex> lock(g_kernels_mutex);
-  g_kernels[symbol->kernel_id] = sample::demangled(symbol->kernel_name);
+  tool_state& st = state();
+  std::lock_guard<std::mutex> lock(st.kernels_mutex);
+  st.kernels[symbol->kernel_id] = sample::demangled(symbol->kernel_name);
 }
 
 // "(name=value, ...)" of a buffered CUDA API record.
@@ -71,7 +83,8 @@ std::string call_args(const rocprofiler_record_header_t& header) {
 // CUPTI could not be loaded).
 std::string_view name_of(rocprofiler_buffer_tracing_kind_t kind, int32_t op = -1) {
   try {
-    return op < 0 ? g_names.at(kind) : g_names.at(kind, op);
+    const rocprofiler::sdk::buffer_name_info& names = state().names;
+    return op < 0 ? names.at(kind) : names.at(kind, op);
   } catch (const std::out_of_range&) {
     return "?";
   }
@@ -168,12 +181,13 @@ int initialize(rocprofiler_client_finalize_t, void*) {
   SAMPLE_CHECK(rocprofiler_create_callback_thread(&thread));
   SAMPLE_CHECK(rocprofiler_assign_callback_thread(g_buffer, thread));
   // After configuring: the CUDA kinds' operations are named once their backend is loaded.
-  g_names = rocprofiler::sdk::get_buffer_tracing_names();
+  rocprofiler::sdk::buffer_name_info& names = state().names;
+  names = rocprofiler::sdk::get_buffer_tracing_names();
   size_t operations = 0;
-  for (const auto& kind : g_names)
+  for (const auto& kind : names)
     for (const auto& [op, name] : kind.items())
       operations += (op >= 0 && !name->empty()) ? 1 : 0;
-  sample::line("names").add("buffer_kinds", g_names.size()).add("operations", operations).print();
+  sample::line("names").add("buffer_kinds", names.size()).add("operations", operations).print();
   SAMPLE_CHECK(rocprofiler_start_context(g_context));
   return 0;
 }

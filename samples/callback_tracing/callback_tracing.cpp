@@ -28,12 +28,19 @@ namespace {
 
 rocprofiler_context_id_t g_context{};
 rocprofiler_context_id_t g_control{};
-rocprofiler::sdk::callback_name_info g_names;
+// Built on first use, never destroyed (buffer threads print at exit). Not a namespace-scope
+// object: with ROCPROFILER_LIBRARY_CTOR=1 the SDK initialises its tools from its own constructor,
+// which runs before this library's (it depends on the SDK), so initialize() would use an object
+// before its constructor ran (whether that constructor later empties it is up to the compiler).
+rocprofiler::sdk::callback_name_info& names() {
+  static auto* n = new rocprofiler::sdk::callback_name_info{};
+  return *n;
+}
 std::atomic<uint64_t> g_callbacks{0};
 
 std::string_view name_of(rocprofiler_callback_tracing_kind_t kind, int32_t op = -1) {
   try {
-    return op < 0 ? g_names.at(kind) : g_names.at(kind, op);
+    return op < 0 ? names().at(kind) : names().at(kind, op);
   } catch (const std::out_of_range&) {
     return "?";
   }
@@ -91,8 +98,8 @@ int initialize(rocprofiler_client_finalize_t, void*) {
         ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API})
     SAMPLE_CHECK(rocprofiler_configure_callback_tracing_service(g_context, kind, nullptr, 0,
                                                                 on_call, nullptr));
-  g_names = rocprofiler::sdk::get_callback_tracing_names();
-  sample::line("names").add("callback_kinds", g_names.size()).print();
+  names() = rocprofiler::sdk::get_callback_tracing_names();
+  sample::line("names").add("callback_kinds", names().size()).print();
   int valid = 0;
   SAMPLE_CHECK(rocprofiler_context_is_valid(g_context, &valid));
   if (valid == 0) return -1;

@@ -24,8 +24,15 @@ namespace {
 rocprofiler_context_id_t g_context{};
 rocprofiler_buffer_id_t g_buffer{};
 std::atomic<uint64_t> g_next_id{1000};
-std::mutex g_mutex;
-std::map<uint64_t, uint64_t> g_seen;  // answered id -> records that carried it
+std::mutex g_mutex;  // constant-initialised: safe before this library's constructors
+// Built on first use, never destroyed (buffer threads print at exit). Not a namespace-scope
+// object: with ROCPROFILER_LIBRARY_CTOR=1 the SDK initialises its tools from its own constructor,
+// which runs before this library's (it depends on the SDK), so initialize() would use an object
+// before its constructor ran (whether that constructor later empties it is up to the compiler).
+std::map<uint64_t, uint64_t>& seen() {  // answered id -> records that carried it
+  static auto* s = new std::map<uint64_t, uint64_t>{};
+  return *s;
+}
 uint64_t g_records = 0;
 uint64_t g_unknown = 0;  // records with an external id the tool never gave
 
@@ -42,7 +49,7 @@ int request(rocprofiler_thread_id_t tid, rocprofiler_context_id_t,
   external->value = g_next_id++;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_seen.emplace(external->value, 0);
+    seen().emplace(external->value, 0);
   }
   sample::line("request")
       .add("kind", kind_name(kind))
@@ -82,8 +89,8 @@ void on_records(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
     {
       std::lock_guard<std::mutex> lock(g_mutex);
       ++g_records;
-      auto found = g_seen.find(ext);
-      if (found != g_seen.end())
+      auto found = seen().find(ext);
+      if (found != seen().end())
         ++found->second;
       else
         ++g_unknown;
@@ -119,10 +126,10 @@ void finalize(void*) {
   rocprofiler_flush_buffer(g_buffer);
   std::lock_guard<std::mutex> lock(g_mutex);
   uint64_t unseen = 0;
-  for (const auto& [id, records] : g_seen)
+  for (const auto& [id, records] : seen())
     unseen += records == 0 ? 1 : 0;
   sample::line("summary")
-      .add("requests", g_seen.size())
+      .add("requests", seen().size())
       .add("records", g_records)
       .add("unseen", unseen)
       .add("unknown", g_unknown)

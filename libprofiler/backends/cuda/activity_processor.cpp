@@ -2,6 +2,10 @@
 
 #include "activity_translate.hpp"
 
+#include <cstdio>
+
+#include "notices.hpp"
+
 namespace rocprof::cuda {
 
 void activity_processor::set_device_agents(std::vector<uint64_t> agents) {
@@ -15,14 +19,49 @@ uint64_t activity_processor::agent_of(uint32_t device) const {
 
 correlation_entry activity_processor::resolve(uint32_t cupti_id) {
   correlation_entry e;
-  if (cupti_id == 0) return e;
-  if (!correlations_.get(cupti_id, e)) {
-    // No launch callback saw this call (or its slot was reused): give it its own id now and
-    // remember it, so sibling records (graph nodes share one CUPTI id) share it too.
-    e.correlation_id = sink_.next_correlation_id();
-    correlations_.put(cupti_id, e);
+  switch (correlations_.find(cupti_id, e)) {
+    case correlation_map::found::entry:
+      ++ids_.known;
+      return e;
+    case correlation_map::found::shared:
+      // CUPTI gave this id to several calls: it names none of them. The work gets an id of
+      // its own (no API record shares it), no thread and no external id, as work no callback
+      // saw; never the ids of whichever call carried the id last.
+      ++ids_.shared;
+      note_shared_ids_once();
+      e = correlation_entry{};
+      e.correlation_id = sink_.next_correlation_id();
+      return e;
+    case correlation_map::found::none:
+      break;
   }
+  if (cupti_id == 0) {
+    ++ids_.zero;  // CUPTI named no call
+    return e;
+  }
+  // No launch callback saw this call (or its slot was reused): give it its own id now and
+  // remember it, so sibling records (graph nodes share one CUPTI id) share it too.
+  ++ids_.unseen;
+  e.correlation_id = sink_.next_correlation_id();
+  correlations_.put(cupti_id, e);
   return e;
+}
+
+void activity_processor::note_shared_ids_once() {
+  if (shared_noted_) return;
+  shared_noted_ = true;
+  if (notices_wanted(sink_))
+    std::fprintf(stderr,
+                 "rocprofv3 [cuda]: CUPTI gave one correlation id to several API calls; GPU "
+                 "records with such an id are not attributed to a launch\n");
+}
+
+record_correlation_counts activity_processor::correlation_counts() const {
+  std::lock_guard<std::mutex> lock{mutex_};
+  record_correlation_counts c = ids_;
+  c.shared_callback_ids = correlations_.shared_marks();
+  c.zero_callback_ids = correlations_.zero_puts();
+  return c;
 }
 
 void activity_processor::set_join_api_records(bool on) {
@@ -32,7 +71,8 @@ void activity_processor::set_join_api_records(bool on) {
 
 bool activity_processor::awaits_api_record(uint32_t cupti_id) const {
   correlation_entry unused;
-  return join_api_records_ && cupti_id != 0 && !correlations_.get(cupti_id, unused);
+  return join_api_records_ && cupti_id != 0 &&
+         correlations_.find(cupti_id, unused) == correlation_map::found::none;
 }
 
 void activity_processor::emit_waiting(waiting_work& w, const correlation_entry& c) {
@@ -48,14 +88,16 @@ void activity_processor::api_record(const CUpti_ActivityAPI& a) {
   ++counts_.api;
   correlation_entry c;
   // A launch callback that saw the call (external ids, counting) has the last word.
-  if (!correlations_.get(a.correlationId, c)) {
+  const auto found = correlations_.find(a.correlationId, c);
+  if (found == correlation_map::found::none) {
     c.correlation_id = sink_.next_correlation_id();
     c.tid = static_cast<int64_t>(a.threadId);
     correlations_.put(a.correlationId, c);
   }
   const auto range = waiting_.equal_range(a.correlationId);
   for (auto it = range.first; it != range.second; ++it)
-    emit_waiting(it->second, c);
+    emit_waiting(it->second,
+                 found == correlation_map::found::shared ? resolve(a.correlationId) : c);
   waiting_.erase(range.first, range.second);
 }
 

@@ -27,6 +27,15 @@ struct activity_counts {
   uint64_t kernels = 0, memcpys = 0, memsets = 0, allocations = 0, api = 0, other = 0;
 };
 
+// How GPU records found their launch (ROCPROF_CUDA_VERBOSE prints them at each flush): known
+// CUPTI id (a launch callback, an API record or a sibling record put it), unseen (a fresh id),
+// CUPTI id 0, or an id CUPTI gave to several calls; and, on the callback side, ids 0 and ids
+// seen with a second call.
+struct record_correlation_counts {
+  uint64_t known = 0, unseen = 0, zero = 0, shared = 0;
+  uint64_t zero_callback_ids = 0, shared_callback_ids = 0;
+};
+
 class activity_processor {
  public:
   activity_processor(backend_sink& sink, correlation_map& correlations)
@@ -57,6 +66,7 @@ class activity_processor {
   uint64_t kernel_id_of_name(const char* name);
 
   activity_counts counts() const;
+  record_correlation_counts correlation_counts() const;
   uint64_t agent_of_device(uint32_t device) const;
 
   // Dispatch ids are 1..N per process. While counting, launches take theirs at launch time
@@ -84,6 +94,7 @@ class activity_processor {
     e.external_id = c.external_id;
     e.tid = c.tid;
   }
+  void note_shared_ids_once();
   // Whether GPU work of this CUPTI id must wait for its API record (joining, not seen yet).
   bool awaits_api_record(uint32_t cupti_id) const;
   // Emits the event with its launch's ids, or keeps it until its API record arrives.
@@ -120,6 +131,8 @@ class activity_processor {
   std::unordered_multimap<uint32_t, waiting_work> waiting_;  // CUPTI correlation id -> work
   mutable std::mutex mutex_;
   activity_counts counts_;
+  record_correlation_counts ids_;
+  bool shared_noted_ = false;
 };
 
 }  // namespace rocprof::cuda

@@ -4,6 +4,12 @@
 // indexed by the CUPTI id (ids are dense and increasing), each slot guarded like a seqlock so a
 // reader never takes a half-written entry. A slot is reused after `capacity` newer ids; a reader
 // that misses gets false and the processor assigns a fresh id (see activity_processor.cpp).
+//
+// Ids CUPTI does not keep apart are not trusted: id 0 names no call (nothing is stored under
+// it), and an id put again for a different outermost call (another core id) no longer names
+// one call. Such an id is marked shared: it resolves to nothing, never to the latest call that
+// carried it (on the H100, under the tools' deferred start, every callback and record carried
+// one id, and every kernel took the program's last call's ids).
 #pragma once
 
 #include <atomic>
@@ -40,8 +46,23 @@ class correlation_map {
     if (!slots_) throw std::bad_alloc{};
   }
 
-  void put(uint32_t cupti_id, const correlation_entry& e) noexcept {
+  enum class found : uint8_t { none, entry, shared };
+
+  // Returns false when the id is not stored: 0, or an id seen with another call (shared).
+  bool put(uint32_t cupti_id, const correlation_entry& e) noexcept {
+    if (cupti_id == 0) {
+      zero_puts_.fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
     slot& s = slots_[cupti_id & mask_];
+    const uint64_t tag = s.tag.load(std::memory_order_acquire);
+    if (tag == (tag_of(cupti_id) | shared_bit)) return false;
+    if (tag == tag_of(cupti_id) &&
+        s.correlation_id.load(std::memory_order_relaxed) != e.correlation_id) {
+      s.tag.store(tag_of(cupti_id) | shared_bit, std::memory_order_release);
+      shared_marks_.fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
     s.tag.store(0, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_release);
     s.correlation_id.store(e.correlation_id, std::memory_order_relaxed);
@@ -49,24 +70,39 @@ class correlation_map {
     s.tid.store(e.tid, std::memory_order_relaxed);
     s.dispatch_id.store(e.dispatch_id, std::memory_order_relaxed);
     s.tag.store(tag_of(cupti_id), std::memory_order_release);
+    return true;
   }
 
   bool get(uint32_t cupti_id, correlation_entry& out) const noexcept {
+    return find(cupti_id, out) == found::entry;
+  }
+
+  // Like get, and tells a shared id (no entry to be trusted) from an unknown one.
+  found find(uint32_t cupti_id, correlation_entry& out) const noexcept {
+    if (cupti_id == 0) return found::none;
     const slot& s = slots_[cupti_id & mask_];
     const uint64_t want = tag_of(cupti_id);
-    if (s.tag.load(std::memory_order_acquire) != want) return false;
+    const uint64_t tag = s.tag.load(std::memory_order_acquire);
+    if (tag == (want | shared_bit)) return found::shared;
+    if (tag != want) return found::none;
     out.correlation_id = s.correlation_id.load(std::memory_order_relaxed);
     out.external_id = s.external_id.load(std::memory_order_relaxed);
     out.tid = s.tid.load(std::memory_order_relaxed);
     out.dispatch_id = s.dispatch_id.load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
-    return s.tag.load(std::memory_order_relaxed) == want;
+    const uint64_t after = s.tag.load(std::memory_order_relaxed);
+    if (after == (want | shared_bit)) return found::shared;
+    return after == want ? found::entry : found::none;
   }
 
   size_t capacity() const noexcept { return mask_ + 1; }
+  // Diagnostics: puts of id 0, and ids that became shared.
+  uint64_t zero_puts() const noexcept { return zero_puts_.load(std::memory_order_relaxed); }
+  uint64_t shared_marks() const noexcept { return shared_marks_.load(std::memory_order_relaxed); }
 
  private:
   static uint64_t tag_of(uint32_t cupti_id) noexcept { return uint64_t{cupti_id} + 1; }
+  static constexpr uint64_t shared_bit = uint64_t{1} << 63;
   struct slot {
     std::atomic<uint64_t> tag;
     std::atomic<uint64_t> correlation_id;
@@ -79,6 +115,7 @@ class correlation_map {
   };
   size_t mask_ = 0;
   std::unique_ptr<slot[], free_deleter> slots_;
+  std::atomic<uint64_t> zero_puts_{0}, shared_marks_{0};
 };
 
 }  // namespace rocprof::cuda

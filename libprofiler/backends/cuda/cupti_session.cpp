@@ -153,15 +153,7 @@ session_state cupti_session::start() {
   enable_callbacks();
   enable_activities();
   set_flush_period_once();
-  if (first_call_armed_.load()) {
-    for (CUpti_CallbackDomain d : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API})
-      ROCPROF_CUPTI_CALL(api_, api_.enable_domain(1, subscriber_, d));
-    // Modules that load before the tools start are still reported: the core keeps code objects
-    // and hands them to each context that starts later (what the tools' code-object tracing and
-    // the kernel names of the trace need).
-    trace_code_objects_ = true;
-    enable_resource_callbacks();
-  }
+  if (first_call_armed_.load()) start_deferral();
   state_ = session_state::running;
   return state_;
 }
@@ -279,26 +271,31 @@ void cupti_session::reconfigure() {
   set_flush_period_once();
 }
 
-void cupti_session::enable_activities() {
-  auto enable = [&](CUpti_ActivityKind kind) {
-    if (std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind) != enabled_kinds_.end())
-      return;
-    if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) enabled_kinds_.push_back(kind);
-  };
+std::vector<CUpti_ActivityKind> cupti_session::wanted_kinds() const {
+  std::vector<CUpti_ActivityKind> kinds;
   const bool counting = sink_.counting_requested();
   if (sink_.enabled(cuda_domain::kernel_dispatch) || counting)
-    enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    kinds.push_back(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (sink_.enabled(cuda_domain::memory_copy) || counting) {
-    enable(CUPTI_ACTIVITY_KIND_MEMCPY);
-    enable(CUPTI_ACTIVITY_KIND_MEMCPY2);
+    kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY);
+    kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY2);
   }
-  if (sink_.enabled(cuda_domain::memory_set)) enable(CUPTI_ACTIVITY_KIND_MEMSET);
-  if (sink_.enabled(cuda_domain::memory_allocation)) enable(CUPTI_ACTIVITY_KIND_MEMORY2);
+  if (sink_.enabled(cuda_domain::memory_set)) kinds.push_back(CUPTI_ACTIVITY_KIND_MEMSET);
+  if (sink_.enabled(cuda_domain::memory_allocation)) kinds.push_back(CUPTI_ACTIVITY_KIND_MEMORY2);
+  return kinds;
+}
+
+void cupti_session::enable_activities() {
+  for (CUpti_ActivityKind kind : wanted_kinds()) {
+    if (std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind) != enabled_kinds_.end())
+      continue;
+    if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) enabled_kinds_.push_back(kind);
+  }
 }
 
 void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                            const CUpti_CallbackData& cb) {
-  if (first_call_armed_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
+  if (deferring_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   const bool traced = cbid < max_cbid && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
   api_event e;

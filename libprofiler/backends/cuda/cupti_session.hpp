@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "activity_processor.hpp"
@@ -25,6 +26,18 @@
 namespace rocprof::cuda {
 
 enum class session_state : uint8_t { idle, running, conflict, failed };
+
+// How the deferred tool start (defer_until_first_call) arranges CUPTI around the hook; the
+// defaults, and why the others exist, in cupti_session_deferral.cpp.
+struct deferral_plan {
+  // The GPU activity kinds at start() (then narrowed to the tools' request), else in the hook.
+  bool early_activities = true;
+  // When the catch-all API callbacks of the wait for the first call are switched off: in the
+  // hook call's ENTER callback, at its EXIT, or never (calls not asked for return at once).
+  enum class off_at : uint8_t { enter, exit, never } domains_off = off_at::exit;
+  // ROCPROF_CUDA_DEFERRED_ACTIVITY=hook, ROCPROF_CUDA_DEFERRED_DOMAINS_OFF=enter|exit|never.
+  static deferral_plan from_env();
+};
 
 class cupti_session {
  public:
@@ -46,7 +59,8 @@ class cupti_session {
   // broke the application's CUDA there). Until the first API call after it, every runtime and
   // driver call calls back; that call's entry runs `hook` (the tools' initialisation), after
   // which only what the tools asked for stays enabled. Set before start().
-  void defer_until_first_call(std::function<void()> hook);
+  void defer_until_first_call(std::function<void()> hook,
+                              deferral_plan plan = deferral_plan::from_env());
   // Flushes every buffer (forced), reports drops; safe to call more than once.
   void flush();
   // Flush, disable, unsubscribe.
@@ -72,6 +86,7 @@ class cupti_session {
   // Whether launches are attributed without callbacks (API activity records).
   bool attributes_by_api_records() const { return api_records_; }
   activity_counts counts() const { return processor_.counts(); }
+  record_correlation_counts correlation_counts() const { return processor_.correlation_counts(); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
   const std::string& conflict_owner() const { return conflict_owner_; }
   // Why start() failed (state failed), for the caller's one warning.
@@ -97,7 +112,12 @@ class cupti_session {
   // the hook at the first entry after cuInit; cupti_session_deferral.cpp).
   bool pass_deferral(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                      const CUpti_CallbackData& cb);
+  void start_deferral();
+  void switch_catch_all_off();
+  void narrow_early_activities();
+  bool api_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) const;
   void enable_activities();
+  std::vector<CUpti_ActivityKind> wanted_kinds() const;
   void enable_resource_callbacks();
   void set_flush_period_once();
   void register_agents_once();
@@ -132,6 +152,16 @@ class cupti_session {
   std::bitset<max_cbid> enabled_runtime_, enabled_driver_;  // API callbacks enabled by us
   std::function<void()> first_call_hook_;
   std::atomic<bool> first_call_armed_{false};
+  // Armed, or the catch-all callbacks still on: on_api asks pass_deferral.
+  std::atomic<bool> deferring_{false};
+  deferral_plan plan_;
+  // While the catch-all callbacks wait for the EXIT of the call that ran the hook: its thread,
+  // and how deep below that call the thread's current call is (-1: not waiting). Touched on
+  // that thread only, once set.
+  std::thread::id hook_thread_;
+  std::atomic<int> below_hook_call_{-1};
+  // Enabled at start() for the deferred start (also in enabled_kinds_), until narrowed.
+  std::vector<CUpti_ActivityKind> early_kinds_;
   bool flush_period_set_ = false;
   bool trace_activity_ = false;
   bool trace_code_objects_ = false;

@@ -85,6 +85,20 @@ void flush_on_helper_thread(cupti_session& session, bool last = false) {
   }
 }
 
+// ROCPROF_CUDA_VERBOSE: which CUPTI correlation ids the GPU records came with (the deferred
+// start's diagnosis, tests/integration/samples/check_deferred_correlation.py).
+void print_correlation_counts(const cupti_session& session) {
+  const record_correlation_counts ids = session.correlation_counts();
+  std::fprintf(
+      stderr,
+      "rocprofv3 [cuda]: correlation: records known=%llu unseen=%llu zero=%llu "
+      "shared=%llu; callbacks zero=%llu shared=%llu\n",
+      static_cast<unsigned long long>(ids.known), static_cast<unsigned long long>(ids.unseen),
+      static_cast<unsigned long long>(ids.zero), static_cast<unsigned long long>(ids.shared),
+      static_cast<unsigned long long>(ids.zero_callback_ids),
+      static_cast<unsigned long long>(ids.shared_callback_ids));
+}
+
 std::atomic<bool> g_injection_called{false};
 
 bool injection_names_this_plugin() {
@@ -271,6 +285,7 @@ void flush_backend() {
         static_cast<unsigned long long>(c.memsets), static_cast<unsigned long long>(c.allocations),
         static_cast<unsigned long long>(c.api),
         static_cast<unsigned long long>(s.session->dropped()));
+    print_correlation_counts(*s.session);
   }
 }
 
@@ -281,6 +296,7 @@ void finish_backend() {
   if (s.session != nullptr) {
     flush_on_helper_thread(*s.session, true);
     s.session->finish_counting();
+    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) print_correlation_counts(*s.session);
   }
   // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,
   // whose teardown may follow this handler; everything was delivered here.

@@ -84,6 +84,8 @@ ct="$work/ctest"; mkdir -p "$ct"
   # The sample tools (tests/integration/samples), when the bundle carries them.
   [ -d "$prefix/lib/samples" ] && echo "add_test(samples.cuda_app $py $root/tests/integration/samples/check_samples_cuda_app.py $prefix/lib/samples $plugin $prefix/bin/cuda_app $out/samples)"
   [ -d "$prefix/lib/samples" ] && echo 'set_tests_properties(samples.cuda_app PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  [ -d "$prefix/lib/samples" ] && echo "add_test(samples.deferred_correlation $py $root/tests/integration/samples/check_deferred_correlation.py $prefix/lib/samples $plugin $prefix/bin/cuda_app $out/deferred)"
+  [ -d "$prefix/lib/samples" ] && echo 'set_tests_properties(samples.deferred_correlation PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   # rocprofv3 --spm (PM sampling): overlap with the kernels, PyTorch, the rate figures.
   if [ -n "$cli" ] && [ -x "$prefix/bin/busy_idle" ]; then
     for case in overlap torch rate; do

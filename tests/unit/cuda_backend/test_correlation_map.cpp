@@ -69,5 +69,37 @@ TEST(correlation_map, concurrent_writers_and_reader_never_see_torn_entries) {
   (void)hits;
 }
 
+// CUPTI id 0 names no call: nothing is stored under it, nothing resolves through it.
+TEST(correlation_map, id_zero_is_never_stored) {
+  correlation_map m{64};
+  EXPECT_FALSE(m.put(0, correlation_entry{42, 7, 1234}));
+  correlation_entry e;
+  EXPECT_FALSE(m.get(0, e));
+  EXPECT_EQ(m.find(0, e), correlation_map::found::none);
+  EXPECT_EQ(m.zero_puts(), 1U);
+}
+
+// An id put again for another call (another core id) names neither: it is shared from then on,
+// until its slot is reused by a newer id. The same call putting it again (a nested call, the
+// counting service adding its dispatch id) keeps it.
+TEST(correlation_map, an_id_put_for_a_second_call_becomes_shared) {
+  correlation_map m{16};
+  EXPECT_TRUE(m.put(7, correlation_entry{1, 0, 10}));
+  EXPECT_TRUE(m.put(7, correlation_entry{1, 0, 10, 5}));
+  correlation_entry e;
+  ASSERT_EQ(m.find(7, e), correlation_map::found::entry);
+  EXPECT_EQ(e.dispatch_id, 5U);
+  EXPECT_FALSE(m.put(7, correlation_entry{2, 0, 10}));
+  EXPECT_EQ(m.find(7, e), correlation_map::found::shared);
+  EXPECT_FALSE(m.get(7, e));
+  EXPECT_FALSE(m.put(7, correlation_entry{3, 0, 10}));  // stays shared
+  EXPECT_EQ(m.find(7, e), correlation_map::found::shared);
+  EXPECT_EQ(m.shared_marks(), 1U);
+  EXPECT_TRUE(m.put(7 + 16, correlation_entry{4, 0, 10}));  // the slot's next id
+  EXPECT_EQ(m.find(7, e), correlation_map::found::none);
+  ASSERT_EQ(m.find(7 + 16, e), correlation_map::found::entry);
+  EXPECT_EQ(e.correlation_id, 4U);
+}
+
 }  // namespace
 }  // namespace rocprof::cuda

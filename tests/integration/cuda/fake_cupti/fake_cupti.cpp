@@ -31,6 +31,15 @@ CUpti_BuffersCallbackRequestFunc g_request = nullptr;
 CUpti_BuffersCallbackCompleteFunc g_complete = nullptr;
 CUpti_TimestampCallbackFunc g_timestamp = nullptr;
 uint32_t g_next_correlation = 1;
+// FAKE_CUPTI_CORRELATION=stuck plays one reading of what the H100 did under the tools' deferred
+// start (a model, not NVIDIA's code): runtime callbacks switched off inside the ENTER callback
+// of a call leave that call open, and CUPTI hands its id to every later callback and record.
+uint32_t g_in_enter = 0;  // the id of the call whose ENTER callback runs now
+uint32_t g_stuck = 0;
+bool stuck_model() {
+  const char* v = std::getenv("FAKE_CUPTI_CORRELATION");
+  return v != nullptr && std::strcmp(v, "stuck") == 0;
+}
 // Leaked on purpose, like the real library's state: a profiler may flush from its exit
 // handlers, after this library's static destructors would have run.
 std::mutex& g_mutex = *new std::mutex;
@@ -52,7 +61,8 @@ uint64_t now() {
 // One runtime API call: ENTER and EXIT callbacks when enabled, with `params` (the call's
 // parameter struct, as CUPTI hands it); returns its CUPTI correlation id.
 uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
-  const uint32_t id = g_next_correlation++;
+  const uint32_t fresh = g_next_correlation++;
+  const uint32_t id = g_stuck != 0 ? g_stuck : fresh;
   if (g_runtime_records[cbid]) {
     // The per-API activity record, with the OS thread id (the profiler asks for that type).
     CUpti_ActivityAPI a{};
@@ -76,7 +86,9 @@ uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   cudaError_t ret = cudaSuccess;
   cb.functionReturnValue = &ret;
   cb.callbackSite = CUPTI_API_ENTER;
+  g_in_enter = id;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+  g_in_enter = 0;
   cb.callbackSite = CUPTI_API_EXIT;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
   return id;
@@ -119,6 +131,8 @@ FAKE_API CUptiResult cuptiEnableDomain(uint32_t on, CUpti_SubscriberHandle,
   if (d == CUPTI_CB_DOMAIN_RUNTIME_API)
     for (bool& b : g_runtime_enabled)
       b = on != 0;
+  if (d == CUPTI_CB_DOMAIN_RUNTIME_API && on == 0 && g_in_enter != 0 && stuck_model())
+    g_stuck = g_in_enter;
   return CUPTI_SUCCESS;
 }
 FAKE_API CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t cbid,
