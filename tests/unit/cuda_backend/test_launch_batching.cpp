@@ -184,6 +184,20 @@ TEST_F(batching_fixture, a_context_being_destroyed_gives_its_batch_first) {
   EXPECT_EQ(sink.ends[0].values, values_of_range(0));
 }
 
+TEST_F(batching_fixture, user_replay_refused_falls_back_to_kernel_replay) {
+  target.user_replay_result = CUPTI_ERROR_NOT_SUPPORTED;
+  testing::internal::CaptureStderr();
+  launch();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("user replay failed"), std::string::npos) << err;
+  EXPECT_EQ(target.last_replay_mode, CUPTI_KernelReplay);
+  ASSERT_EQ(sink.ends.size(), 1u);  // collected launch by launch
+  EXPECT_EQ(sink.ends[0].values, values_of_range(0));
+  launch();
+  EXPECT_EQ(sink.ends.size(), 2u);
+  EXPECT_EQ(target.count("stop"), 2u);
+}
+
 // Sets of several passes keep kernel replay, launch by launch.
 struct multipass_batching_fixture : batching_fixture {
   void SetUp() override {

@@ -59,11 +59,22 @@ bool launch_counting::is_flush_point(CUpti_CallbackId cbid) {
 CUpti_ProfilerReplayMode launch_counting::replay_for(range_session& session, const counter_set& set,
                                                      bool& batched) {
   batched = false;
-  if (mode_ == counting_mode::kernel) return CUPTI_KernelReplay;
+  if (mode_ == counting_mode::kernel || session.user_replay_failed()) return CUPTI_KernelReplay;
   std::string why;  // a failure shows again, and is reported, when the set is configured
   if (session.passes(set, why) != 1) return CUPTI_KernelReplay;
   batched = mode_ == counting_mode::batched;
   return CUPTI_UserReplay;
+}
+
+bool launch_counting::begin_one_launch(range_session& session, const counter_set& set,
+                                       std::string& why) {
+  bool batched = false;
+  const CUpti_ProfilerReplayMode replay = replay_for(session, set, batched);
+  if (session.begin(set, replay, range_session::max_ranges / 4, why)) return true;
+  if (replay != CUPTI_UserReplay) return false;
+  user_replay_refused(session, why);
+  why.clear();
+  return session.begin(set, CUPTI_KernelReplay, range_session::max_ranges / 4, why);
 }
 
 range_session* launch_counting::existing_session(CUcontext ctx) {
@@ -79,6 +90,7 @@ void launch_counting::flush_locked(range_session& session, std::vector<finished_
   std::string why;
   const bool ok = session.end(ranges, why);
   batches_running_.fetch_sub(1, std::memory_order_relaxed);
+  if (!ok && session.active_replay() == CUPTI_UserReplay) user_replay_refused(session, why);
   std::string mismatch;
   session.batch().resolve(ok, std::move(ranges), ready, mismatch);
   if (!why.empty()) warn_counting_once(why, why + "; those dispatches get no counter values");
@@ -123,14 +135,20 @@ bool launch_counting::batched_enter(range_session& session, const counter_set& s
   const bool was_started = session.started();
   std::string why;
   if (!session.begin(set, CUPTI_UserReplay, k_batch_ranges, why)) {
-    session.mutex().unlock();
-    deliver(ready);
-    lost(d, why);
+    user_replay_refused(session, why);  // this launch and the next: kernel replay
     return false;
   }
   if (!was_started) batches_running_.fetch_add(1, std::memory_order_relaxed);
   session.batch().push(d, now);
   return true;
+}
+
+void launch_counting::user_replay_refused(range_session& session, const std::string& why) {
+  if (session.user_replay_failed()) return;
+  session.set_user_replay_failed();
+  warn_counting_once("user-replay-refused",
+                     "user replay failed (" + why +
+                         "): sets of one pass are collected with kernel replay in this context");
 }
 
 void launch_counting::batched_exit(range_session& session, const CUpti_CallbackData& cb,

@@ -223,17 +223,16 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
   }
   session->mutex().lock();
   bool batched = false;
-  const CUpti_ProfilerReplayMode replay = replay_for(*session, cs, batched);
+  replay_for(*session, cs, batched);
   std::vector<finished_dispatch> ready;
-  if (batched) {
-    if (!batched_enter(*session, cs, d, now, ready)) return;
+  if (batched && batched_enter(*session, cs, d, now, ready)) {
     t_pending = pending_launch{
         pending_launch::kind::batched, session, d, now, 0, std::move(ready), timing_start};
     return;
   }
   flush_locked(*session, ready);  // a batch of an earlier one-pass set
   std::string why;
-  if (!session->begin(cs, replay, range_session::max_ranges / 4, why)) {
+  if (!begin_one_launch(*session, cs, why)) {
     session->mutex().unlock();
     deliver(ready);
     return lost(d, why);
@@ -285,9 +284,7 @@ void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const lau
   std::string why = set != 0 ? "the range profiler is not available" : "";
   if (session != nullptr) {
     session->mutex().lock();
-    bool batched = false;
-    const CUpti_ProfilerReplayMode replay = replay_for(*session, cs, batched);
-    if (session->begin(cs, replay, range_session::max_ranges / 4, why)) {
+    if (begin_one_launch(*session, cs, why)) {
       t_pending = pending_launch{pending_launch::kind::graph, session, {}, 0, records_id, {}, 0};
       return;
     }
@@ -326,9 +323,7 @@ void launch_counting::instantiate_enter(const CUpti_CallbackData& cb) {
   if (session == nullptr) return;
   session->mutex().lock();
   std::string why;
-  bool batched = false;
-  const CUpti_ProfilerReplayMode replay = replay_for(*session, cs, batched);
-  if (!session->begin(cs, replay, range_session::max_ranges / 4, why)) {
+  if (!begin_one_launch(*session, cs, why)) {
     session->mutex().unlock();
     warn_counting_once(why, why + " (while a CUDA graph was instantiated)");
     session = nullptr;

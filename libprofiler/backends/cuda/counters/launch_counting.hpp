@@ -117,6 +117,9 @@ class launch_counting {
   bool is_flush_point(CUpti_CallbackId cbid);
   CUpti_ProfilerReplayMode replay_for(range_session& session, const counter_set& set,
                                       bool& batched);
+  // Starts the profiler for one launch (or graph instantiation) with the set's replay mode;
+  // user replay refused: kernel replay, now and later.
+  bool begin_one_launch(range_session& session, const counter_set& set, std::string& why);
   range_session* existing_session(CUcontext ctx);
   // Stops the session's running batch (its mutex held) and finishes its dispatches.
   void flush_locked(range_session& session, std::vector<finished_dispatch>& ready);
@@ -124,13 +127,15 @@ class launch_counting {
   void flush_context(CUcontext ctx, bool make_current = false);
   void deliver(std::vector<finished_dispatch>& ready);
   // A counted launch joins the running batch: true, the session mutex held until its EXIT
-  // (`ready`: dispatches of an earlier batch, to deliver then); false: the mutex released and
-  // the dispatch reported lost.
+  // (`ready`: dispatches of an earlier batch, to deliver then). False: user replay was refused
+  // (reported; the mutex still held): the launch goes launch by launch with kernel replay.
   bool batched_enter(range_session& session, const counter_set& set,
                      const rocprof_counted_dispatch_t& d, uint64_t now,
                      std::vector<finished_dispatch>& ready);
   void batched_exit(range_session& session, const CUpti_CallbackData& cb,
                     std::vector<finished_dispatch> ready);
+  // User replay failed in `session` (`why`): reported once, kernel replay from now on.
+  void user_replay_refused(range_session& session, const std::string& why);
 
   cupti_api& api_;
   backend_sink& sink_;

@@ -66,6 +66,10 @@ class range_session {
   uint64_t active_set() const { return active_; }
   CUpti_ProfilerReplayMode active_replay() const { return active_replay_; }
   bool started() const { return started_ != 0; }
+  // User replay failed in this context (SetConfig, Start, Stop or DecodeData refused it): its
+  // one-pass sets fall back to kernel replay.
+  bool user_replay_failed() const { return user_replay_failed_; }
+  void set_user_replay_failed() { user_replay_failed_ = true; }
   // The counted dispatches whose ranges the running profiler holds (batched collection).
   dispatch_batch& batch() { return batch_; }
   // Times the profiler object was re-created to switch sets (for tests and logs).
@@ -97,6 +101,7 @@ class range_session {
   CUpti_ProfilerReplayMode active_replay_ = CUPTI_KernelReplay;
   uint64_t started_ = 0;  // the set begin() started, 0 when stopped
   uint64_t switches_ = 0;
+  bool user_replay_failed_ = false;
   dispatch_batch batch_;
 };
 
