@@ -100,9 +100,18 @@ std::vector<rocprofiler_counter_config_id_t> build_configs(tool_state& tool, cou
       if (!request) continue;  // the CLI refuses these; an unchecked hand-off may carry one
       if (request->device && static_cast<int64_t>(*request->device) != gpu) continue;
       const auto it = offered.find(request->name);
-      std::string& list = it != offered.end() ? found : missing;
+      // A native counter the agent does not list (an NVIDIA sub-metric beyond the roll-ups,
+      // e.g. sm__warps_active.avg.pct_of_peak_sustained_active) is found on request.
+      rocprofiler_counter_id_t id{};
+      bool available = it != offered.end();
+      if (available)
+        id = it->second;
+      else
+        available = rocprofiler_find_counter(agent, request->name.c_str(), &id) ==
+                    ROCPROFILER_STATUS_SUCCESS;
+      std::string& list = available ? found : missing;
       list += (list.empty() ? "" : ", ") + request->name;
-      if (it != offered.end()) ids.push_back(it->second);
+      if (available) ids.push_back(id);
     }
     if (!missing.empty())
       std::fprintf(stderr, "rocprofv3: counters on GPU %lld: found [%s], not available [%s]\n",

@@ -212,7 +212,7 @@ void cupti_session::enable_callbacks() {
       // Only ever set while running: callbacks read these bits without a lock.
       if (traced) d.bits.set(cbid);
       const bool counted =
-          counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && launch_counting::handles(cbid);
+          counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && counting_.handles(cbid);
       const bool launch = trace_activity_ && callback_needed(name, n);
       if (launch && use_records) {
         if (api_.activity_enable_api(d.domain, cbid, 1) == CUPTI_SUCCESS) {
@@ -326,7 +326,7 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
     ++t_depth;
     correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});
     if (cb.correlationData != nullptr) *cb.correlationData = e.start_ns;
-    if (!runtime && launch_counting::handles(cbid))
+    if (!runtime && counting_.handles(cbid))
       counting_.enter(cbid, cb,
                       launch_ids{t_owner, e.external_id, e.tid, cb.correlationId, t_owner_cupti});
     return;
@@ -336,7 +336,7 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
   // deferred start), or a callback enabled between its entry and its exit. Processing it would
   // emit a record that was never opened and end the owner of the launches that follow.
   if (t_depth == 0) return;
-  if (!runtime && launch_counting::handles(cbid)) counting_.exit(cbid, cb);
+  if (!runtime && counting_.handles(cbid)) counting_.exit(cbid, cb);
   e.end_ns = boottime_ns();
   --t_depth;
   e.correlation_id = t_depth < max_depth ? t_own[t_depth] : 0;
@@ -376,6 +376,7 @@ void cupti_session::on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData&
       break;
     case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
       if (sampler_ && rd.context != nullptr) sampler_->on_context_destroying(rd.context);
+      counting_.context_destroying(rd.context);  // its counter batch, while it can be read
       // Records of a context must be taken before the context goes away.
       if (trace_activity_)
         ROCPROF_CUPTI_CALL(api_, api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));

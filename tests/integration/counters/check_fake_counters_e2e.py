@@ -9,6 +9,9 @@ service, the tool's counter context and every writer. Read back with csv, json a
   * every counter row joins kernel_trace.csv on Dispatch_Id and Correlation_Id;
   * --kernel-iteration-range and pmc_groups choose which dispatches get which counters;
   * several --pmc flags give pass_N folders, each with its own counters;
+  * a native counter the agent does not list but the backend collects on request (NVIDIA's
+    sub-metrics beyond the roll-ups, such as sm__warps_active.avg.pct_of_peak_sustained_active)
+    is counted, not reported "not available";
   * JSON counter_collection and the rocpd counters_collection view hold the same values.
 
 usage: check_fake_counters_e2e.py ROCPROFV3 APP BACKEND_DIR BACKEND_LIB COUNTER_DEFS_DIR WORK CASE
@@ -170,7 +173,15 @@ def passes(c):
               and len(rows) == LAUNCHES, f"pass_{n}: {counter} for every dispatch")
 
 
-CASES = {f.__name__: f for f in (all_formats, selection, groups, passes)}
+def sub_metric(c):
+    name = "smsp__warps_launched.sum.per_second"  # the test backend's on-request sub-metrics
+    out, grids = run("sub_metric", ["--pmc", name, "--output-format", "csv"])
+    _, rows = read_csv(out, "counter_collection")
+    got = {int(r["Dispatch_Id"]) for r in rows if r["Counter_Name"] == name}
+    check(got == set(grids), f"{name} for every dispatch ({len(got)} of {len(grids)})")
+
+
+CASES = {f.__name__: f for f in (all_formats, selection, groups, passes, sub_metric)}
 
 
 def main():

@@ -18,6 +18,12 @@
   cost       wall time of `rocprofv3 --pmc` against `ncu --metrics` with the same metrics on the
              same program, the cost of dispatches the kernel filter leaves out, and the overhead
              per counted kernel in microseconds
+  modes      the collection modes of a one-pass group (ROCPROF_CUDA_COUNTER_MODE=kernel: Start/Stop
+             and kernel replay around each launch; user: the same with user replay; batched, the
+             default: user replay, decoded once per batch of launches): wall time of each, the
+             phase timing table (ROCPROF_CUDA_COUNTER_TIMING=1), and the same instruction and
+             warp counts for every dispatch in every mode (a batch that mapped a range to the
+             wrong dispatch would differ)
   multipass  a group of several hardware passes (cuda_checks.MULTIPASS_GROUP) is refused without
              --replay-mode; with --replay-mode kernel, and as the suggested split in several --pmc
              flags: every counter for every selected dispatch (missing ones are counted)
@@ -237,6 +243,51 @@ def cost(c):
            filtered_extra_ms=filtered_ms)
 
 
+MODES = ("kernel", "user", "batched")
+
+
+def modes(c):
+    exact = ["smsp__inst_executed.sum", "smsp__warps_launched.sum"]
+    group = exact + ["dram__bytes_read.sum"]
+    _, t_app = run(app_cmd())
+    values, times = {}, {}
+    for mode in MODES:
+        env = dict(os.environ, ROCPROF_CUDA_COUNTER_MODE=mode, ROCPROF_CUDA_COUNTER_TIMING="1")
+        out = os.path.join(ARGS.work, f"modes_{mode}")
+        p, times[mode] = rocprofv3(out, "--pmc", *group, env=env)
+        c.eq(p.returncode, 0, f"rocprofv3 --pmc in mode {mode}")
+        table = [line for line in p.stderr.splitlines()
+                 if "counter timing" in line or line.startswith("  ")]
+        print(f"  mode {mode}: {times[mode]:.3f} s\n" + "\n".join(table[-16:]))
+        for line in p.stderr.splitlines():
+            if "counters:" in line:
+                print(f"  mode {mode} warned: {line}")
+        rows = csv_rows(out, "counter_collection")
+        values[mode] = counter_values(rows)
+        per_dispatch = collections.defaultdict(set)
+        for r in rows:
+            per_dispatch[r["Dispatch_Id"]].add(r["Counter_Name"])
+        missing = missing_counters(per_dispatch, group)
+        c.check(per_dispatch and not missing, f"{mode}: every counter for every dispatch "
+                                              f"({len(per_dispatch)} dispatches)")
+    reference = values["kernel"]
+    for mode in MODES[1:]:
+        c.eq(sorted(values[mode]), sorted(reference), f"{mode}: the same dispatches as kernel mode")
+        differ = [(k, m) for k in reference for m in exact
+                  if k in values[mode] and values[mode][k].get(m) != reference[k].get(m)]
+        for k, m in differ[:10]:
+            print(f"  {mode} {k[0]}#{k[1]} {m}: {values[mode][k].get(m)} vs kernel mode "
+                  f"{reference[k].get(m)}")
+        c.check(not differ, f"{mode}: instruction and warp counts equal kernel mode's on every "
+                            f"dispatch ({len(differ)} differ)")
+    counted = len(reference)
+    per_kernel = {m: (times[m] - t_app) / counted * 1e6 if counted else 0.0 for m in MODES}
+    print("  " + "; ".join(f"{m} {times[m]:.3f} s ({per_kernel[m]:.0f} us per counted kernel "
+                           f"over the program alone, {t_app:.3f} s)" for m in MODES))
+    result("modes", program_s=t_app, counted=counted, seconds=times,
+           per_counted_kernel_us=per_kernel)
+
+
 def missing_counters(per_dispatch, want):
     """{counter: dispatches without it}, printed so that a failure says what is missing."""
     missing = collections.Counter()
@@ -364,7 +415,7 @@ def torch(c):
     result("torch", gemm_rows=len(gemm))
 
 
-CASES = {f.__name__: f for f in (agreement, cost, multipass, multiplex, join, torch)}
+CASES = {f.__name__: f for f in (agreement, cost, modes, multipass, multiplex, join, torch)}
 
 
 def main():

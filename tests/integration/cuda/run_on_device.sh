@@ -71,7 +71,7 @@ ct="$work/ctest"; mkdir -p "$ct"
   # rocprofv3 --pmc: on counter_app when bundled (known kernels), else on cuda_app.
   counter_program="$prefix/bin/counter_app"; [ -x "$counter_program" ] || counter_program="$prefix/bin/cuda_app"
   if [ -n "$cli" ]; then
-    for case in agreement cost multipass multiplex join torch; do
+    for case in agreement cost modes multipass multiplex join torch; do
       echo "add_test(cuda.cli_counters_gpu.$case $py $tests/check_cli_counters_gpu.py $case --rocprofv3 $cli --work $work/counters --torch-script $root/tests/apps/torch_matmul/torch_matmul.py --app $counter_program)"
       echo "set_tests_properties(cuda.cli_counters_gpu.$case PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
     done

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,10 +29,15 @@ inline void create_counter_set(profiler_host_api& host, const std::vector<std::s
   ASSERT_EQ(sets.create(0, metrics, set, passes, why), ROCPROFILER_STATUS_SUCCESS) << why;
 }
 
+// `mode`: ROCPROF_CUDA_COUNTER_MODE for the session (read when it is made). The tests written
+// before batched collection check values right after each launch: they use "kernel".
 inline std::unique_ptr<cupti_session> start_counting_session(cupti_api& api, backend_sink& sink,
                                                              range_profiler_api& target,
-                                                             profiler_host_api& host) {
+                                                             profiler_host_api& host,
+                                                             const char* mode = "kernel") {
+  ::setenv("ROCPROF_CUDA_COUNTER_MODE", mode, 1);
   auto session = std::make_unique<cupti_session>(api, sink);
+  ::unsetenv("ROCPROF_CUDA_COUNTER_MODE");
   session->set_counter_api_provider(
       [&target, &host](range_profiler_api*& t, profiler_host_api*& h) {
         t = &target;

@@ -21,6 +21,7 @@ class synthetic_range_profiler final : public range_profiler_api {
   std::deque<size_t> ranges_per_stop;  // each Stop adds the front (default 1)
   size_t total_ranges = 0;             // in the counter data image
   CUptiResult start_result = CUPTI_SUCCESS;
+  CUptiResult user_replay_result = CUPTI_SUCCESS;  // what SetConfig says to user replay
   std::map<CUgraph, std::vector<graph_kernel_node>> graphs;
 
   const char* result_string(CUptiResult) override { return "synthetic"; }
@@ -48,6 +49,8 @@ class synthetic_range_profiler final : public range_profiler_api {
   }
   CUptiResult set_config(CUpti_RangeProfiler_SetConfig_Params* p) override {
     calls.emplace_back("set_config");
+    if (p->replayMode == CUPTI_UserReplay && user_replay_result != CUPTI_SUCCESS)
+      return user_replay_result;
     last_range_mode = p->range;
     last_replay_mode = p->replayMode;
     return CUPTI_SUCCESS;

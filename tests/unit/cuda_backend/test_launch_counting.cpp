@@ -7,100 +7,20 @@
 
 #include <vector>
 
-#include "counting_session.hpp"
-#include "recording_sink.hpp"
-#include "synthetic_cupti.hpp"
-#include "synthetic_range_profiler.hpp"
+#include "counting_fixture.hpp"
 
 namespace rocprof::cuda {
 namespace {
+
+using test::launch_params;
 
 constexpr uint32_t runtime_launch = 211;
 constexpr uint32_t driver_launch = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
 constexpr uint32_t graph_instantiate = CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags;
 constexpr uint32_t graph_launch = CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch;
-const auto k_context = reinterpret_cast<CUcontext>(0x10);
 
-// The core's counting service, as far as the backend sees it: every dispatch is counted with
-// `set` (0: none); what the backend asked and delivered is kept.
-class counting_sink : public test::recording_sink {
- public:
-  uint64_t set = 0;
-  struct delivered {
-    uint64_t dispatch_id = 0;
-    uint64_t correlation_id = 0;
-    std::vector<double> values;
-    bool lost = false;
-  };
-  std::vector<rocprofiler_kernel_dispatch_info_t> asked;
-  std::vector<uint64_t> asked_correlation;
-  std::vector<delivered> ends;
-
-  bool counting_requested() override { return true; }
-  bool counting_active() override { return true; }
-  uint64_t counting_begin(rocprof_counted_dispatch_t& d,
-                          const rocprofiler_kernel_dispatch_info_t& info, uint64_t correlation_id,
-                          uint64_t) override {
-    asked.push_back(info);
-    asked_correlation.push_back(correlation_id);
-    d = rocprof_counted_dispatch_t{};
-    d.config = set != 0 ? 1 : 0;
-    d.counter_set = set;
-    d.dispatch_info = info;
-    d.correlation_id.internal = correlation_id;
-    return set;
-  }
-  void counting_end(const rocprof_counted_dispatch_t& d, const double* values, uint64_t n, uint64_t,
-                    uint64_t) override {
-    delivered e;
-    e.dispatch_id = d.dispatch_info.dispatch_id;
-    e.correlation_id = d.correlation_id.internal;
-    if (values != nullptr) e.values.assign(values, values + n);
-    e.lost = values == nullptr;
-    ends.push_back(e);
-  }
-};
-
-struct counting_fixture : testing::Test {
-  test::synthetic_cupti api;
-  counting_sink sink;
-  test::synthetic_range_profiler target;
-  test::synthetic_counting_host host;
-  std::unique_ptr<cupti_session> session;
-
-  void SetUp() override {
-    sink.domains[static_cast<size_t>(cuda_domain::kernel_dispatch)] = true;
-    test::create_counter_set(host, {"smsp__warps_launched.sum", "dram__bytes_read.sum"}, sink.set);
-    session = test::start_counting_session(api, sink, target, host);
-  }
-  void TearDown() override { session->stop(); }
-
-  void call(CUpti_CallbackDomain domain, uint32_t cbid, uint32_t cupti_id,
-            CUpti_ApiCallbackSite site, const void* params, const char* symbol = nullptr) {
-    static uint64_t slot = 0;
-    CUpti_CallbackData cb{};
-    cb.functionName = "call";
-    cb.symbolName = symbol;
-    cb.correlationId = cupti_id;
-    cb.correlationData = &slot;
-    cb.callbackSite = site;
-    cb.context = k_context;
-    cb.contextUid = 3;
-    cb.functionParams = params;
-    session->on_api(domain, cbid, cb);
-  }
-  void driver(uint32_t cbid, uint32_t cupti_id, const void* params, const char* symbol = nullptr) {
-    call(CUPTI_CB_DOMAIN_DRIVER_API, cbid, cupti_id, CUPTI_API_ENTER, params, symbol);
-    call(CUPTI_CB_DOMAIN_DRIVER_API, cbid, cupti_id, CUPTI_API_EXIT, params, symbol);
-  }
-  void deliver(std::vector<const CUpti_Activity*> records) {
-    api.buffer_records = std::move(records);
-    api.next_index = 0;
-    uint8_t dummy[8] = {};
-    testing::internal::CaptureStderr();
-    session->on_buffer_completed(nullptr, 0, dummy, sizeof(dummy));
-    testing::internal::GetCapturedStderr();
-  }
+struct counting_fixture : test::counting_fixture_base {
+  void SetUp() override { start("kernel"); }
 };
 
 CUpti_ActivityKernel10 kernel_record(uint32_t cupti_id, const char* name, uint32_t grid,
@@ -122,16 +42,6 @@ CUpti_ActivityKernel10 kernel_record(uint32_t cupti_id, const char* name, uint32
 template <typename T>
 const CUpti_Activity* as_record(const T& r) {
   return static_cast<const CUpti_Activity*>(static_cast<const void*>(&r));
-}
-
-cuLaunchKernel_params launch_params(uint32_t grid, uint32_t block) {
-  cuLaunchKernel_params p{};
-  p.gridDimX = grid;
-  p.gridDimY = p.gridDimZ = 1;
-  p.blockDimX = block;
-  p.blockDimY = p.blockDimZ = 1;
-  p.sharedMemBytes = 128;
-  return p;
 }
 
 TEST_F(counting_fixture, a_runtime_launch_is_named_counted_and_joined) {

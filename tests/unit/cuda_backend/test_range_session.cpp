@@ -78,6 +78,38 @@ TEST_F(session_fixture, counter_data_is_initialised_again_before_it_fills) {
   EXPECT_EQ(target.count("data_init"), inits + 1);
 }
 
+// Batched collection: one Start, several launches, one Stop; the same set again is no new Start.
+TEST_F(session_fixture, user_replay_keeps_the_profiler_started_across_launches) {
+  std::string why;
+  EXPECT_EQ(session.passes(a, why), 1u) << why;
+  ASSERT_TRUE(session.begin(a, CUPTI_UserReplay, range_session::max_ranges / 2, why)) << why;
+  EXPECT_EQ(target.last_replay_mode, CUPTI_UserReplay);
+  EXPECT_EQ(target.last_range_mode, CUPTI_AutoRange);
+  EXPECT_TRUE(session.started());
+  ASSERT_TRUE(session.begin(a, CUPTI_UserReplay, range_session::max_ranges / 2, why)) << why;
+  EXPECT_EQ(target.count("start"), 1u);
+  // Another set while a batch runs: refused (the caller collects the batch first).
+  EXPECT_FALSE(session.begin(b, CUPTI_UserReplay, 1, why));
+  target.ranges_per_stop.push_back(3);
+  std::vector<std::vector<double>> out;
+  ASSERT_TRUE(session.end(out, why)) << why;
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[2], (std::vector<double>{200, 201}));
+  EXPECT_FALSE(session.started());
+  // Kernel replay for the same set needs a new profiler object (a new SetConfig).
+  launch(a);
+  EXPECT_EQ(target.last_replay_mode, CUPTI_KernelReplay);
+  EXPECT_EQ(session.switches(), 1u);
+}
+
+TEST_F(session_fixture, a_batch_gets_a_fresh_image_when_it_might_not_fit) {
+  std::string why;
+  launch(a, range_session::max_ranges / 2 + 10);
+  const size_t inits = target.count("data_init");
+  ASSERT_TRUE(session.begin(a, CUPTI_KernelReplay, range_session::max_ranges / 2, why)) << why;
+  EXPECT_EQ(target.count("data_init"), inits + 1);
+}
+
 TEST_F(session_fixture, a_refused_start_is_reported) {
   target.start_result = CUPTI_ERROR_NOT_SUPPORTED;
   std::string why;

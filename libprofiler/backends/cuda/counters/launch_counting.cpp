@@ -9,17 +9,20 @@
 
 #include "activity_processor.hpp"
 #include "callback_guard.hpp"
+#include "counters/counter_timing.hpp"
 
 namespace rocprof::cuda {
 namespace {
 
 // The profiler work one thread has in flight between a callback's ENTER and its EXIT.
 struct pending_launch {
-  enum class kind : uint8_t { none, kernel, graph, instantiate } what = kind::none;
+  enum class kind : uint8_t { none, kernel, graph, instantiate, batched } what = kind::none;
   range_session* session = nullptr;  // its mutex is held until EXIT
   rocprof_counted_dispatch_t counted{};
   uint64_t start_ns = 0;
   uint32_t graph_cupti_id = 0;
+  std::vector<finished_dispatch> ready;  // an earlier batch's, delivered after the mutex
+  uint64_t timing_start = 0;             // counter_clock_ns() at ENTER (phase timing)
 };
 thread_local pending_launch t_pending;
 
@@ -28,14 +31,6 @@ struct instantiate_params {
   CUgraphExec* exec;
   CUgraph graph;
 };
-
-void warn_once(const std::string& key, const std::string& message) {
-  static std::mutex m;
-  static auto* seen = new std::set<std::string>();
-  std::lock_guard<std::mutex> lock(m);
-  if (seen->insert(key).second)
-    std::fprintf(stderr, "rocprofv3 [cuda]: counters: %s\n", message.c_str());
-}
 
 bool is_kernel_launch(CUpti_CallbackId cbid) {
   return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
@@ -57,9 +52,22 @@ bool is_instantiate(CUpti_CallbackId cbid) {
 
 }  // namespace
 
+void warn_counting_once(const std::string& key, const std::string& message) {
+  static std::mutex m;
+  static auto* seen = new std::set<std::string>();
+  std::lock_guard<std::mutex> lock(m);
+  if (seen->insert(key).second)
+    std::fprintf(stderr, "rocprofv3 [cuda]: counters: %s\n", message.c_str());
+}
+
 launch_counting::launch_counting(cupti_api& api, backend_sink& sink, activity_processor& processor,
                                  correlation_map& correlations, counter_sets& sets)
-    : api_{api}, sink_{sink}, processor_{processor}, correlations_{correlations}, sets_{sets} {}
+    : api_{api},
+      sink_{sink},
+      processor_{processor},
+      correlations_{correlations},
+      sets_{sets},
+      mode_{counting_mode_from_env()} {}
 
 void launch_counting::set_api_provider(api_provider provider) {
   std::lock_guard<std::mutex> lock(sessions_mutex_);
@@ -68,7 +76,8 @@ void launch_counting::set_api_provider(api_provider provider) {
 }
 
 bool launch_counting::handles(CUpti_CallbackId cbid) {
-  return is_kernel_launch(cbid) || is_graph_launch(cbid) || is_instantiate(cbid);
+  return is_kernel_launch(cbid) || is_graph_launch(cbid) || is_instantiate(cbid) ||
+         is_flush_point(cbid);
 }
 
 bool launch_counting::shape_of(CUpti_CallbackId cbid, const CUpti_CallbackData& cb,
@@ -139,7 +148,7 @@ range_session* launch_counting::session_for(const CUpti_CallbackData& cb, uint64
 }
 
 void launch_counting::lost(const rocprof_counted_dispatch_t& d, const std::string& why) {
-  if (!why.empty()) warn_once(why, why + "; those dispatches get no counter values");
+  if (!why.empty()) warn_counting_once(why, why + "; those dispatches get no counter values");
   sink_.counting_end(d, nullptr, 0, 0, 0);
 }
 
@@ -160,13 +169,15 @@ void launch_counting::enter(CUpti_CallbackId cbid, const CUpti_CallbackData& cb,
                             const launch_ids& ids) {
   if (!sink_.counting_active()) return;
   backend_call_scope own_calls;
-  if (is_kernel_launch(cbid)) {
-    kernel_enter(cbid, cb, ids);
-  } else if (!graph_counting_enabled()) {
+  if (is_kernel_launch(cbid)) return kernel_enter(cbid, cb, ids);
+  // Anything else counting sees (a graph, a copy, a capture, ...) ends the running batch.
+  flush_context(cb.context);
+  if (is_flush_point(cbid)) return;
+  if (!graph_counting_enabled()) {
     if (is_graph_launch(cbid))
-      warn_once("graphs-not-counted",
-                "kernels run by CUDA graphs are traced but not counted (counting them is "
-                "experimental: ROCPROF_CUDA_COUNT_GRAPHS=1)");
+      warn_counting_once("graphs-not-counted",
+                         "kernels run by CUDA graphs are traced but not counted (counting them is "
+                         "experimental: ROCPROF_CUDA_COUNT_GRAPHS=1)");
   } else if (is_graph_launch(cbid)) {
     graph_launch_enter(cb, ids);
   } else if (is_instantiate(cbid)) {
@@ -181,7 +192,7 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
   // A launch into a stream being captured only records a graph node: it is counted when the
   // graph runs (graph_launch_enter), and the range profiler must not start inside the capture.
   const bool apis = ensure_apis();  // takes the sessions lock: once per launch
-  if (apis && target_->stream_capturing(shape.stream)) return;
+  if (apis && target_->stream_capturing(shape.stream)) return flush_context(cb.context);
   std::string name = cb.symbolName != nullptr ? cb.symbolName : "";
   if (name.empty() && apis) name = target_->function_name(shape.function);
   const uint64_t dispatch_id = processor_.next_dispatch_id();
@@ -193,12 +204,16 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
   const rocprofiler_kernel_dispatch_info_t info = dispatch_info(cb, shape, name, dispatch_id);
   rocprof_counted_dispatch_t d{};
   const uint64_t set = sink_.counting_begin(d, info, ids.correlation_id, ids.external_id);
-  if (d.config == 0) return;
+  // An unselected launch runs untouched: not under a running batch either.
+  if (d.config == 0) return flush_context(cb.context);
   const uint64_t now = sink_.timestamp();
   if (set == 0) {  // constants only: nothing to collect
+    flush_context(cb.context);
     sink_.counting_end(d, nullptr, 0, now, now);
     return;
   }
+  count_timed_dispatch();
+  const uint64_t timing_start = counter_clock_ns();
   counter_set cs;
   range_session* session = sets_.find(set, cs) ? session_for(cb, info.agent_id.handle) : nullptr;
   if (session == nullptr) return lost(d, "the range profiler is not available");
@@ -207,12 +222,23 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     last_set_of_agent_[info.agent_id.handle] = set;
   }
   session->mutex().lock();
+  bool batched = false;
+  replay_for(*session, cs, batched);
+  std::vector<finished_dispatch> ready;
+  if (batched && batched_enter(*session, cs, d, now, ready)) {
+    t_pending = pending_launch{
+        pending_launch::kind::batched, session, d, now, 0, std::move(ready), timing_start};
+    return;
+  }
+  flush_locked(*session, ready);  // a batch of an earlier one-pass set
   std::string why;
-  if (!session->begin(cs, why)) {
+  if (!begin_one_launch(*session, cs, why)) {
     session->mutex().unlock();
+    deliver(ready);
     return lost(d, why);
   }
-  t_pending = pending_launch{pending_launch::kind::kernel, session, d, now, 0};
+  t_pending = pending_launch{
+      pending_launch::kind::kernel, session, d, now, 0, std::move(ready), timing_start};
 }
 
 void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const launch_ids& ids) {
@@ -258,13 +284,13 @@ void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const lau
   std::string why = set != 0 ? "the range profiler is not available" : "";
   if (session != nullptr) {
     session->mutex().lock();
-    if (session->begin(cs, why)) {
-      t_pending = pending_launch{pending_launch::kind::graph, session, {}, 0, records_id};
+    if (begin_one_launch(*session, cs, why)) {
+      t_pending = pending_launch{pending_launch::kind::graph, session, {}, 0, records_id, {}, 0};
       return;
     }
     session->mutex().unlock();
   }
-  if (!why.empty()) warn_once(why, why + "; graph dispatches get no counter values");
+  if (!why.empty()) warn_counting_once(why, why + "; graph dispatches get no counter values");
   graphs_.collected(records_id, {}, ready);  // nothing collected: records only take their ids
   for (const finished_dispatch& f : ready)
     sink_.counting_end(f.counted, nullptr, 0, 0, 0);
@@ -286,29 +312,31 @@ void launch_counting::instantiate_enter(const CUpti_CallbackData& cb) {
   for (uint64_t h = 1; set == 0 && sets_.find(h, cs); ++h)
     if (cs.agent_id == agent) set = h;
   if (set == 0 || !sets_.find(set, cs)) {
-    warn_once("graph-before-config",
-              "a CUDA graph was instantiated before any counter config existed for its GPU: "
-              "its kernels cannot be counted");
-    t_pending = pending_launch{pending_launch::kind::instantiate, nullptr, {}, 0, 0};
+    warn_counting_once(
+        "graph-before-config",
+        "a CUDA graph was instantiated before any counter config existed for its GPU: "
+        "its kernels cannot be counted");
+    t_pending = pending_launch{pending_launch::kind::instantiate, nullptr, {}, 0, 0, {}, 0};
     return;
   }
   range_session* session = session_for(cb, agent);
   if (session == nullptr) return;
   session->mutex().lock();
   std::string why;
-  if (!session->begin(cs, why)) {
+  if (!begin_one_launch(*session, cs, why)) {
     session->mutex().unlock();
-    warn_once(why, why + " (while a CUDA graph was instantiated)");
+    warn_counting_once(why, why + " (while a CUDA graph was instantiated)");
     session = nullptr;
   }
-  t_pending = pending_launch{pending_launch::kind::instantiate, session, {}, 0, 0};
+  t_pending = pending_launch{pending_launch::kind::instantiate, session, {}, 0, 0, {}, 0};
 }
 
 bool launch_counting::finish(range_session& session, std::vector<std::vector<double>>& ranges) {
   std::string why;
   const bool ok = session.end(ranges, why);
+  if (!ok && session.active_replay() == CUPTI_UserReplay) user_replay_refused(session, why);
   session.mutex().unlock();
-  if (!why.empty()) warn_once(why, why);
+  if (!why.empty()) warn_counting_once(why, why);
   return ok;
 }
 
@@ -331,32 +359,27 @@ void launch_counting::exit(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) 
     instantiate_exit(cb);
     return;
   }
-  const pending_launch done = t_pending;
+  pending_launch done = std::move(t_pending);
   t_pending = pending_launch{};
   if (done.session == nullptr) return;
+  add_counter_time_since(counter_phase::launch, done.timing_start);
+  if (done.what == pending_launch::kind::batched)
+    return batched_exit(*done.session, cb, std::move(done.ready));
   std::vector<std::vector<double>> ranges;
   const bool ok = finish(*done.session, ranges);
+  deliver(done.ready);
   if (done.what == pending_launch::kind::graph) {
     std::vector<finished_dispatch> ready;
     graphs_.collected(done.graph_cupti_id, ok ? std::move(ranges) : decltype(ranges){}, ready);
-    for (const finished_dispatch& f : ready)
-      sink_.counting_end(f.counted, f.values.empty() ? nullptr : f.values.data(), f.values.size(),
-                         f.start_ns, f.end_ns);
-    return;
+    return deliver(ready);
   }
   if (!ok || ranges.empty()) return lost(done.counted, ok ? "a counted launch gave no range" : "");
   if (ranges.size() != 1)
-    warn_once("ranges-per-launch", "a counted launch gave " + std::to_string(ranges.size()) +
-                                       " ranges; its last is used");
+    warn_counting_once(
+        "ranges-per-launch",
+        "a counted launch gave " + std::to_string(ranges.size()) + " ranges; its last is used");
   const std::vector<double>& values = ranges.back();
   sink_.counting_end(done.counted, values.data(), values.size(), done.start_ns, sink_.timestamp());
-}
-
-void launch_counting::abandon_pending() {
-  std::vector<finished_dispatch> ready;
-  graphs_.abandon(ready);
-  for (const finished_dispatch& f : ready)
-    sink_.counting_end(f.counted, nullptr, 0, 0, 0);
 }
 
 }  // namespace rocprof::cuda

@@ -11,15 +11,28 @@
 //    nodes when the launch's kernel and copy records arrive (graph_counting).
 // When no context counts, each entry costs one load (sink.counting_active()). Unselected
 // dispatches never touch the profiler (it stays enabled, not started).
+//
+// Sets of one pass are collected as ROCPROF_CUDA_COUNTER_MODE says (counting_mode; sets of
+// several passes always launch by launch with kernel replay). Batched (the default): the
+// profiler runs with user replay (one pass, nothing saved or restored) and stays started
+// across the context's counted launches; AutoRange gives each launch its range, and the
+// ranges are decoded together (launch_batching.cpp) when the batch is due: half the counter
+// data image used, another set or mode wanted, before any work that could add a range of its
+// own or must not run under the profiler (an unselected launch, copies and memsets, graph
+// launches and instantiation, stream capture, cooperative launches), at cuCtxSynchronize, at
+// context destruction and at the end. Values then reach the core in launch order, a batch
+// after its launches.
 #pragma once
 
 #include <cupti.h>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "backend_sink.hpp"
 #include "correlation_map.hpp"
@@ -32,6 +45,18 @@
 namespace rocprof::cuda {
 
 class activity_processor;
+
+// Prints "rocprofv3 [cuda]: counters: <message>" once per key.
+void warn_counting_once(const std::string& key, const std::string& message);
+
+// How sets of one pass are collected (ROCPROF_CUDA_COUNTER_MODE=kernel|user|batched).
+enum class counting_mode : uint8_t {
+  kernel,   // Start, Stop and DecodeData around each launch, kernel replay
+  user,     // the same with user replay: the launch runs once, no memory saved or restored
+  batched,  // user replay, started across launches, decoded per batch of launches
+};
+// ROCPROF_CUDA_COUNTER_MODE; batched when unset (an unknown value is reported and ignored).
+counting_mode counting_mode_from_env();
 
 // The ids the session gave the calling API call.
 struct launch_ids {
@@ -53,12 +78,17 @@ class launch_counting {
   void set_api_provider(api_provider provider);
   graph_counting& graphs() { return graphs_; }
 
-  // Driver callbacks that counting needs (launches, graph instantiation and launch).
-  static bool handles(CUpti_CallbackId cbid);
+  // Driver callbacks that counting needs (launches, graph instantiation and launch, and the
+  // calls before which a batch is collected).
+  bool handles(CUpti_CallbackId cbid);
+  counting_mode mode() const { return mode_; }
   void enter(CUpti_CallbackId cbid, const CUpti_CallbackData& cb, const launch_ids& ids);
   void exit(CUpti_CallbackId cbid, const CUpti_CallbackData& cb);
 
-  // The final flush: graph launches still waiting for records are given up.
+  // A context is being destroyed: its batch is collected, its profiler forgotten.
+  void context_destroying(CUcontext ctx);
+  // The final flush: running batches are collected, graph launches still waiting for records
+  // are given up (and the phase timing is printed when asked for).
   void abandon_pending();
 
  private:
@@ -83,6 +113,30 @@ class launch_counting {
   bool finish(range_session& session, std::vector<std::vector<double>>& ranges);
   void lost(const rocprof_counted_dispatch_t& d, const std::string& why);
 
+  // launch_batching.cpp
+  bool is_flush_point(CUpti_CallbackId cbid);
+  CUpti_ProfilerReplayMode replay_for(range_session& session, const counter_set& set,
+                                      bool& batched);
+  // Starts the profiler for one launch (or graph instantiation) with the set's replay mode;
+  // user replay refused: kernel replay, now and later.
+  bool begin_one_launch(range_session& session, const counter_set& set, std::string& why);
+  range_session* existing_session(CUcontext ctx);
+  // Stops the session's running batch (its mutex held) and finishes its dispatches.
+  void flush_locked(range_session& session, std::vector<finished_dispatch>& ready);
+  // Collects the running batch of `ctx`, if any (`make_current`: outside its launches).
+  void flush_context(CUcontext ctx, bool make_current = false);
+  void deliver(std::vector<finished_dispatch>& ready);
+  // A counted launch joins the running batch: true, the session mutex held until its EXIT
+  // (`ready`: dispatches of an earlier batch, to deliver then). False: user replay was refused
+  // (reported; the mutex still held): the launch goes launch by launch with kernel replay.
+  bool batched_enter(range_session& session, const counter_set& set,
+                     const rocprof_counted_dispatch_t& d, uint64_t now,
+                     std::vector<finished_dispatch>& ready);
+  void batched_exit(range_session& session, const CUpti_CallbackData& cb,
+                    std::vector<finished_dispatch> ready);
+  // User replay failed in `session` (`why`): reported once, kernel replay from now on.
+  void user_replay_refused(range_session& session, const std::string& why);
+
   cupti_api& api_;
   backend_sink& sink_;
   activity_processor& processor_;
@@ -96,6 +150,10 @@ class launch_counting {
   std::mutex sessions_mutex_;
   std::map<CUcontext, std::unique_ptr<range_session>> sessions_;
   std::map<uint64_t, uint64_t> last_set_of_agent_;  // for graphs instantiated before a launch
+  const counting_mode mode_;
+  std::atomic<int> batches_running_{0};  // sessions started in batched mode (0: no flush due)
+  std::once_flag flush_points_once_;
+  std::vector<bool> flush_points_;  // by driver cbid
 };
 
 }  // namespace rocprof::cuda

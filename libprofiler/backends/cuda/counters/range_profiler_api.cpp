@@ -41,6 +41,8 @@ struct driver_graph_table {
   decltype(&::cuKernelGetName) kernel_name = nullptr;
   decltype(&::cuStreamIsCapturing) is_capturing = nullptr;
   decltype(&::cuFuncGetAttribute) func_attribute = nullptr;
+  decltype(&::cuCtxPushCurrent) push_current = nullptr;
+  decltype(&::cuCtxPopCurrent) pop_current = nullptr;
 };
 
 class range_profiler_dl_api final
@@ -144,6 +146,14 @@ class range_profiler_dl_api final
     return d_.is_capturing != nullptr && d_.is_capturing(stream, &status) == CUDA_SUCCESS &&
            status != CU_STREAM_CAPTURE_STATUS_NONE;
   }
+  bool push_context(CUcontext ctx) override {
+    return d_.push_current != nullptr && d_.pop_current != nullptr &&
+           d_.push_current(ctx) == CUDA_SUCCESS;
+  }
+  void pop_context() override {
+    CUcontext popped = nullptr;
+    if (d_.pop_current != nullptr) d_.pop_current(&popped);
+  }
 
  private:
   driver_graph_table d_;
@@ -226,6 +236,8 @@ std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib
     resolve_symbol(cuda, "cuKernelGetName", d.kernel_name);
     resolve_symbol(cuda, "cuStreamIsCapturing", d.is_capturing);
     resolve_symbol(cuda, "cuFuncGetAttribute", d.func_attribute);
+    resolve_symbol(cuda, "cuCtxPushCurrent_v2", d.push_current);
+    resolve_symbol(cuda, "cuCtxPopCurrent_v2", d.pop_current);
   }
   return std::make_unique<range_profiler_dl_api>(t, d);
 }

@@ -62,6 +62,11 @@ class range_profiler_api {
   // Whether `stream` is being captured into a graph (cuStreamIsCapturing): a launch there runs
   // nothing yet, and starting the range profiler inside a capture breaks the capture.
   virtual bool stream_capturing(CUstream /*stream*/) { return false; }
+  // Makes `ctx` current on the calling thread (cuCtxPushCurrent), for a batch collected outside
+  // its launches (at exit, at context destruction); false when the driver refused (the context
+  // is gone: its profiler must not be touched). pop_context() undoes a successful push.
+  virtual bool push_context(CUcontext /*ctx*/) { return true; }
+  virtual void pop_context() {}
 };
 
 // The production implementation over the loaded libcupti and libcuda.so.1. nullptr (with

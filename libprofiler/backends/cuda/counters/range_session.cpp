@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "counters/counter_timing.hpp"
 #include "metrics/metric_evaluation.hpp"
 
 namespace rocprof::cuda {
@@ -28,6 +29,7 @@ std::string range_session::failure(const char* what, CUptiResult r) {
 bool range_session::setup(std::string& why) {
   if (set_up_) return object_ != nullptr;
   set_up_ = true;
+  const counter_timer timer{counter_phase::setup};
   if (!g_profiler_initialized.load()) {
     if (const CUptiResult r = target_.initialize(); r != CUPTI_SUCCESS) {
       why = failure("cuptiProfilerInitialize", r);
@@ -49,6 +51,7 @@ bool range_session::setup(std::string& why) {
 }
 
 bool range_session::init_data(prepared& p, std::string& why) {
+  const counter_timer timer{counter_phase::data_init};
   std::vector<const char*> names = c_names(p.config.metrics);
   size_t size = 0;
   if (const CUptiResult r = target_.counter_data_size(object_, names, max_ranges, size);
@@ -65,24 +68,41 @@ bool range_session::init_data(prepared& p, std::string& why) {
   return true;
 }
 
-bool range_session::activate(const counter_set& set, std::string& why) {
+range_session::prepared* range_session::prepare(const counter_set& set, std::string& why) {
   auto found = prepared_.find(set.handle);
-  if (found == prepared_.end()) {
-    prepared p;
-    const host_status st =
-        build_metric_config(host_,
-                            host_target{chip_.empty() ? set.chip : chip_,
-                                        CUPTI_PROFILER_TYPE_RANGE_PROFILER, availability_},
-                            set.metrics, p.config);
-    if (!st.ok()) {
-      why = st.message;
-      return false;
-    }
-    found = prepared_.emplace(set.handle, std::move(p)).first;
+  if (found != prepared_.end()) return &found->second;
+  const counter_timer timer{counter_phase::config_image};
+  prepared p;
+  const host_status st =
+      build_metric_config(host_,
+                          host_target{chip_.empty() ? set.chip : chip_,
+                                      CUPTI_PROFILER_TYPE_RANGE_PROFILER, availability_},
+                          set.metrics, p.config);
+  if (!st.ok()) {
+    why = st.message;
+    return nullptr;
   }
+  return &prepared_.emplace(set.handle, std::move(p)).first->second;
+}
+
+size_t range_session::passes(const counter_set& set, std::string& why) {
+  if (!setup(why)) {
+    if (why.empty()) why = "the range profiler could not be set up in this context";
+    return 0;
+  }
+  const prepared* p = prepare(set, why);
+  return p != nullptr ? static_cast<size_t>(p->config.passes) : 0;
+}
+
+bool range_session::activate(const counter_set& set, CUpti_ProfilerReplayMode replay,
+                             std::string& why) {
+  prepared* found = prepare(set, why);
+  if (found == nullptr) return false;
   if (active_ != 0) {
-    // Another set is configured: only a new profiler object takes a new config (probe Q2),
-    // and counter data images belong to the object they were initialised for.
+    // Another set (or replay mode) is configured: only a new profiler object takes a new
+    // config (probe Q2), and counter data images belong to the object they were initialised
+    // for.
+    const counter_timer timer{counter_phase::switch_set};
     if (const CUptiResult r = target_.disable(object_); r != CUPTI_SUCCESS) {
       why = failure("cuptiRangeProfilerDisable", r);
       return false;
@@ -98,7 +118,7 @@ bool range_session::activate(const counter_set& set, std::string& why) {
     for (auto& [handle, p] : prepared_)
       p.data.clear();
   }
-  prepared& p = found->second;
+  prepared& p = *found;
   if (p.data.empty() && !init_data(p, why)) return false;
   auto params = CUpti_RangeProfiler_SetConfig_Params{};
   params.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
@@ -108,28 +128,46 @@ bool range_session::activate(const counter_set& set, std::string& why) {
   params.counterDataImageSize = p.data.size();
   params.pCounterDataImage = p.data.data();
   params.range = CUPTI_AutoRange;
-  params.replayMode = CUPTI_KernelReplay;
+  params.replayMode = replay;
   params.maxRangesPerPass = max_ranges;
   params.numNestingLevels = 1;
   params.minNestingLevel = 1;
-  if (const CUptiResult r = target_.set_config(&params); r != CUPTI_SUCCESS) {
+  CUptiResult r = CUPTI_SUCCESS;
+  {
+    const counter_timer timer{counter_phase::set_config};
+    r = target_.set_config(&params);
+  }
+  if (r != CUPTI_SUCCESS) {
     why = failure("cuptiRangeProfilerSetConfig", r);
     return false;
   }
   active_ = set.handle;
+  active_replay_ = replay;
   return true;
 }
 
-bool range_session::begin(const counter_set& set, std::string& why) {
+bool range_session::begin(const counter_set& set, CUpti_ProfilerReplayMode replay, size_t room,
+                          std::string& why) {
+  if (started_ != 0) {
+    if (started_ == set.handle && active_replay_ == replay) return true;  // a batch runs on
+    why = "the range profiler is running with another counter set";
+    return false;
+  }
   if (!setup(why)) {
     if (why.empty()) why = "the range profiler could not be set up in this context";
     return false;
   }
-  if (active_ != set.handle && !activate(set, why)) return false;
+  if ((active_ != set.handle || active_replay_ != replay) && !activate(set, replay, why))
+    return false;
   prepared& p = prepared_.at(set.handle);
-  // Room for this launch's ranges (a graph may add one per node): start the image afresh.
-  if (p.seen + max_ranges / 4 > max_ranges && !init_data(p, why)) return false;
-  if (const CUptiResult r = target_.start(object_); r != CUPTI_SUCCESS) {
+  // Room for the ranges to come (a graph may add one per node): start the image afresh.
+  if (p.seen + room > max_ranges && !init_data(p, why)) return false;
+  CUptiResult r = CUPTI_SUCCESS;
+  {
+    const counter_timer timer{counter_phase::start};
+    r = target_.start(object_);
+  }
+  if (r != CUPTI_SUCCESS) {
     // PC sampling active in this context makes Start fail (probe H8).
     why = failure("cuptiRangeProfilerStart", r) +
           " (PC sampling and counters cannot share a CUDA context)";
@@ -148,20 +186,39 @@ bool range_session::end(std::vector<std::vector<double>>& ranges, std::string& w
   prepared& p = prepared_.at(started_);
   started_ = 0;
   bool all_passes = false;
-  if (const CUptiResult r = target_.stop(object_, all_passes); r != CUPTI_SUCCESS) {
+  CUptiResult r = CUPTI_SUCCESS;
+  {
+    const counter_timer timer{counter_phase::stop};
+    r = target_.stop(object_, all_passes);
+  }
+  if (r != CUPTI_SUCCESS) {
     why = failure("cuptiRangeProfilerStop", r);
     return false;
   }
+  if (!all_passes && active_replay_ == CUPTI_UserReplay) {
+    // One pass was planned; a set that needs more must not be collected by user replay.
+    why = "cuptiRangeProfilerStop: not all passes were submitted (user replay of one pass)";
+    return false;
+  }
   size_t dropped = 0;
-  if (const CUptiResult r = target_.decode(object_, dropped); r != CUPTI_SUCCESS) {
+  {
+    const counter_timer timer{counter_phase::decode};
+    r = target_.decode(object_, dropped);
+  }
+  if (r != CUPTI_SUCCESS) {
     why = failure("cuptiRangeProfilerDecodeData", r);
     return false;
   }
   size_t total = 0;
-  if (const CUptiResult r = target_.counter_data_ranges(p.data, total); r != CUPTI_SUCCESS) {
+  {
+    const counter_timer timer{counter_phase::data_info};
+    r = target_.counter_data_ranges(p.data, total);
+  }
+  if (r != CUPTI_SUCCESS) {
     why = failure("cuptiRangeProfilerGetCounterDataInfo", r);
     return false;
   }
+  const counter_timer timer{counter_phase::evaluate};
   const counter_data_view view{p.data.data(), p.data.size()};
   for (size_t i = p.seen; i < total; ++i) {
     std::vector<double> values;

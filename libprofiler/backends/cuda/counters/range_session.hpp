@@ -9,10 +9,15 @@
 //  * Start before the launch, Stop + DecodeData after it: the new ranges of the counter data
 //    image (ranges accumulate across Start/Stop; the image is initialised again, without a new
 //    SetConfig, before it fills), evaluated with the set's host object;
+//  * replay: KernelReplay (CUPTI saves and restores device memory to replay a launch for each
+//    pass) or, for a set of one pass, UserReplay (one pass is all there is: the launch runs
+//    once, nothing saved); a batched caller keeps the profiler started across launches (begin()
+//    again with the same set is a no-op) and ends it when its batch() is due;
 //  * switching sets needs Disable + Enable + SetConfig (a plain SetConfig gave NaN; ~28 ms), so
 //    the active set stays configured until a dispatch wants another one.
-// Not thread-safe: the caller holds mutex() from begin() to end() (counted launches of one
-// context are serialised; CUPTI replays them anyway).
+// Not thread-safe: the caller holds mutex() around every call, and from a launch's begin() to
+// the launch's return (counted launches of one context are serialised; CUPTI serialises them
+// anyway).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +27,7 @@
 #include <vector>
 
 #include "counters/counter_sets.hpp"
+#include "counters/dispatch_batch.hpp"
 #include "counters/range_profiler_api.hpp"
 #include "metrics/metric_config.hpp"
 
@@ -39,14 +45,33 @@ class range_session {
 
   std::mutex& mutex() { return mutex_; }
 
-  // Configures `set` (unless it is the active one) and starts the profiler. On failure `why`
-  // says what CUPTI answered.
-  bool begin(const counter_set& set, std::string& why);
+  // Configures `set` with `replay` (unless that is the active configuration) and starts the
+  // profiler, with room in the counter data image for `room` ranges before the next end().
+  // Already started with the same set and replay: nothing to do. On failure `why` says what
+  // CUPTI answered.
+  bool begin(const counter_set& set, CUpti_ProfilerReplayMode replay, size_t room,
+             std::string& why);
+  // One launch with kernel replay (room for a graph's ranges).
+  bool begin(const counter_set& set, std::string& why) {
+    return begin(set, CUPTI_KernelReplay, max_ranges / 4, why);
+  }
   // Stops, decodes, and evaluates every range added since begin(): values per range, in the
-  // set's metric order, in launch order.
+  // set's metric order, in launch order. (A caller whose batch is due ends it so.)
   bool end(std::vector<std::vector<double>>& ranges, std::string& why);
 
+  // The passes `set` needs on this context's GPU (its config image built with the context's
+  // counter availability image, the profiler set up if it was not); 0 when that failed (`why`).
+  size_t passes(const counter_set& set, std::string& why);
+
   uint64_t active_set() const { return active_; }
+  CUpti_ProfilerReplayMode active_replay() const { return active_replay_; }
+  bool started() const { return started_ != 0; }
+  // User replay failed in this context (SetConfig, Start, Stop or DecodeData refused it): its
+  // one-pass sets fall back to kernel replay.
+  bool user_replay_failed() const { return user_replay_failed_; }
+  void set_user_replay_failed() { user_replay_failed_ = true; }
+  // The counted dispatches whose ranges the running profiler holds (batched collection).
+  dispatch_batch& batch() { return batch_; }
   // Times the profiler object was re-created to switch sets (for tests and logs).
   uint64_t switches() const { return switches_; }
 
@@ -57,7 +82,8 @@ class range_session {
     size_t seen = 0;            // ranges of `data` already evaluated
   };
   bool setup(std::string& why);
-  bool activate(const counter_set& set, std::string& why);
+  prepared* prepare(const counter_set& set, std::string& why);
+  bool activate(const counter_set& set, CUpti_ProfilerReplayMode replay, std::string& why);
   bool init_data(prepared& p, std::string& why);
   std::string failure(const char* what, CUptiResult r);
 
@@ -72,8 +98,11 @@ class range_session {
   CUpti_RangeProfiler_Object* object_ = nullptr;
   std::map<uint64_t, prepared> prepared_;
   uint64_t active_ = 0;
+  CUpti_ProfilerReplayMode active_replay_ = CUPTI_KernelReplay;
   uint64_t started_ = 0;  // the set begin() started, 0 when stopped
   uint64_t switches_ = 0;
+  bool user_replay_failed_ = false;
+  dispatch_batch batch_;
 };
 
 }  // namespace rocprof::cuda
