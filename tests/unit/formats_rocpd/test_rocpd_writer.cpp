@@ -16,6 +16,18 @@ namespace {
 using namespace rocprof;
 namespace ts = rocprof::test_support;
 
+// Runs SQL on `db` through the sqlite3 CLI; returns its output without the trailing newline.
+std::string sqlite_query(const std::string& db, const std::string& sql) {
+  int status = 0;
+  auto out = ts::run_command("sqlite3 -batch -noheader -separator '|' " + ts::shell_quote(db) +
+                                 " " + ts::shell_quote(sql) + " 2>&1",
+                             &status);
+  EXPECT_EQ(status, 0) << sql << "\n" << out;
+  while (!out.empty() && out.back() == '\n')
+    out.pop_back();
+  return out;
+}
+
 class rocpd_db : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -41,17 +53,7 @@ class rocpd_db : public ::testing::Test {
   }
   void SetUp() override { ASSERT_NE(dir_, nullptr) << ts::missing_reader("sqlite3"); }
 
-  // Runs SQL through the sqlite3 CLI; returns its output without the trailing newline.
-  static std::string query(const std::string& sql) {
-    int status = 0;
-    auto out = ts::run_command("sqlite3 -batch -noheader -separator '|' " + ts::shell_quote(db_) +
-                                   " " + ts::shell_quote(sql) + " 2>&1",
-                               &status);
-    EXPECT_EQ(status, 0) << sql << "\n" << out;
-    while (!out.empty() && out.back() == '\n')
-      out.pop_back();
-    return out;
-  }
+  static std::string query(const std::string& sql) { return sqlite_query(db_, sql); }
   static uint64_t count(const std::string& from_where) {
     return std::stoull(query("SELECT COUNT(*) FROM " + from_where));
   }
@@ -246,18 +248,13 @@ TEST(rocpd_pc_samples, aggregated_samples_keep_counts_and_leave_unmeasured_field
   auto w = trace::make_writer("rocpd", o, &error);
   ASSERT_TRUE(w) << error;
   ASSERT_EQ(ts::write_synthetic_trace(*w, t, 101), "");
-  const std::string sql =
+  const std::string out = sqlite_query(
+      o.path_for("results", "db"),
       "SELECT method, dispatch_id IS NULL, timestamp IS NULL, exec_mask IS NULL, "
       "wave_count IS NULL, wave_issued, sample_count, not_issued_count, vendor_stall_reason, "
-      "json_extract(extdata, '$.dispatch_exact') FROM pc_samples ORDER BY id";
-  int status = 0;
-  const std::string out =
-      ts::run_command("sqlite3 -batch -noheader -separator '|' " +
-                          ts::shell_quote(o.path_for("results", "db")) + " " + ts::shell_quote(sql),
-                      &status);
-  ASSERT_EQ(status, 0) << out;
+      "json_extract(extdata, '$.dispatch_exact') FROM pc_samples ORDER BY id");
   const std::string warp_state = t.defs.strings[r.warp_state];
-  EXPECT_EQ(out, "HOST_TRAP|0|0|0|0||1|0||\nSTOCHASTIC|1|1|1|1|1|40|30|" + warp_state + "|0\n");
+  EXPECT_EQ(out, "HOST_TRAP|0|0|0|0||1|0||\nSTOCHASTIC|1|1|1|1|1|40|30|" + warp_state + "|0");
 }
 
 TEST_F(rocpd_db, summary_style_aggregate_matches_records) {

@@ -4,7 +4,6 @@
 // aggregated sample delivered into the context's buffer. A process of its own: configuration
 // happens once, in the tool's initialize.
 #include <gtest/gtest.h>
-#include <rocprofiler-sdk/backend/backend_abi.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <cstdlib>
@@ -124,23 +123,8 @@ int initialize(rocprofiler_client_finalize_t, void*) {
   return 0;
 }
 
-rocprofiler_tool_configure_result_t* configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t* id) {
-  id->name = "pc-sampling-test";
-  static rocprofiler_tool_configure_result_t result{sizeof(result), initialize, nullptr, nullptr};
-  return &result;
-}
-
-class core_environment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    setenv(ROCPROF_BACKEND_DIR_ENV, ROCPROF_TEST_BACKEND_DIR, 1);
-    ASSERT_EQ(rocprofiler_force_configure(configure), ROCPROFILER_STATUS_SUCCESS);
-  }
-};
-
 [[maybe_unused]] ::testing::Environment* const g_environment =
-    ::testing::AddGlobalTestEnvironment(new core_environment());
+    ::testing::AddGlobalTestEnvironment(new pc_sampling_test::core_environment<initialize>());
 
 TEST(pc_sampling_service, the_agent_offers_what_its_backend_offers) {
   ASSERT_NE(st().gpu.handle, 0u);

@@ -4,7 +4,6 @@
 // names for the instruction type and not-issued reason it carries. Also the cost of the
 // expansion per sample. A process of its own: PC sampling is configured once per process.
 #include <gtest/gtest.h>
-#include <rocprofiler-sdk/backend/backend_abi.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <chrono>
@@ -73,29 +72,17 @@ int initialize(rocprofiler_client_finalize_t, void*) {
   // As AMD's pc_sampling sample does: flags 0.
   s.configured = rocprofiler_configure_pc_sampling_service(s.ctx, s.gpu, stochastic, cycles, 4096,
                                                            s.buffer, 0);
+  rocprofiler_start_context(s.ctx);  // as AMD's sample does, in its initialize
   return 0;
 }
 
-rocprofiler_tool_configure_result_t* configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t* id) {
-  id->name = "pc-sampling-standard-records-test";
-  static rocprofiler_tool_configure_result_t result{sizeof(result), initialize, nullptr, nullptr};
-  return &result;
-}
-
-class core_environment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    setenv(ROCPROF_BACKEND_DIR_ENV, ROCPROF_TEST_BACKEND_DIR, 1);
-    ASSERT_EQ(rocprofiler_force_configure(configure), ROCPROFILER_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_start_context(st().ctx), ROCPROFILER_STATUS_SUCCESS);
-  }
-};
-
 [[maybe_unused]] ::testing::Environment* const g_environment =
-    ::testing::AddGlobalTestEnvironment(new core_environment());
+    ::testing::AddGlobalTestEnvironment(new pc_sampling_test::core_environment<initialize>());
 
 TEST(pc_sampling_standard_records, only_known_flag_bits_are_accepted) {
+  int active = 0;
+  ASSERT_EQ(rocprofiler_context_is_active(st().ctx, &active), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(active, 1);
   EXPECT_EQ(st().unknown_flag, ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(st().configured, ROCPROFILER_STATUS_SUCCESS);
 }

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <rocprofiler-sdk/backend/backend_abi.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 namespace pc_sampling_test {
@@ -48,5 +51,24 @@ inline agents find_agents() {
       sizeof(rocprofiler_agent_v0_t), &found);
   return found;
 }
+
+// The test's tool: `Initialize` configures PC sampling (a process configures it once, in its
+// tool's initialize), with the test backend as the only backend.
+template <int (*Initialize)(rocprofiler_client_finalize_t, void*)>
+rocprofiler_tool_configure_result_t* configure_tool(uint32_t, const char*, uint32_t,
+                                                    rocprofiler_client_id_t* id) {
+  id->name = "pc-sampling-test";
+  static rocprofiler_tool_configure_result_t result{sizeof(result), Initialize, nullptr, nullptr};
+  return &result;
+}
+
+template <int (*Initialize)(rocprofiler_client_finalize_t, void*)>
+class core_environment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    setenv(ROCPROF_BACKEND_DIR_ENV, ROCPROF_TEST_BACKEND_DIR, 1);
+    ASSERT_EQ(rocprofiler_force_configure(configure_tool<Initialize>), ROCPROFILER_STATUS_SUCCESS);
+  }
+};
 
 }  // namespace pc_sampling_test
