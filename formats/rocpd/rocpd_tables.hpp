@@ -109,6 +109,15 @@
   COLUMN(type) COLUMN(level) COLUMN(start) COLUMN(end) COLUMN(address) COLUMN(size) \
   COLUMN(queue_id) COLUMN(stream_id) COLUMN(event_id) COLUMN(extdata)
 
+// Extension (sql/rocpd_tables.sql says why).
+#define ROCPD_TABLE_PC_SAMPLE(COLUMN)                                                       \
+  COLUMN(id) COLUMN(guid) COLUMN(nid) COLUMN(pid) COLUMN(agent_id) COLUMN(method)           \
+  COLUMN(dispatch_id) COLUMN(kernel_id) COLUMN(correlation_id) COLUMN(code_object_id)       \
+  COLUMN(code_object_offset) COLUMN(timestamp) COLUMN(exec_mask) COLUMN(wave_count)         \
+  COLUMN(wave_issued) COLUMN(sample_count) COLUMN(not_issued_count)                         \
+  COLUMN(instruction_type_id) COLUMN(stall_reason_id) COLUMN(vendor_stall_reason_id)        \
+  COLUMN(instruction_id) COLUMN(comment_id) COLUMN(extdata)
+
 // Every table above, as (struct name, SQL name without the uuid suffix, column list).
 #define ROCPD_TABLES(TABLE)                                                                   \
   TABLE(metadata_table, "rocpd_metadata", ROCPD_TABLE_METADATA)                               \
@@ -130,7 +139,8 @@
   TABLE(sample_table, "rocpd_sample", ROCPD_TABLE_SAMPLE)                                     \
   TABLE(kernel_dispatch_table, "rocpd_kernel_dispatch", ROCPD_TABLE_KERNEL_DISPATCH)          \
   TABLE(memory_copy_table, "rocpd_memory_copy", ROCPD_TABLE_MEMORY_COPY)                      \
-  TABLE(memory_allocate_table, "rocpd_memory_allocate", ROCPD_TABLE_MEMORY_ALLOCATE)
+  TABLE(memory_allocate_table, "rocpd_memory_allocate", ROCPD_TABLE_MEMORY_ALLOCATE)          \
+  TABLE(pc_sample_table, "rocpd_pc_sample", ROCPD_TABLE_PC_SAMPLE)
 // clang-format on
 
 namespace rocprof::formats::rocpd {

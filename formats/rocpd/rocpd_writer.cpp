@@ -103,7 +103,31 @@ rocpd_writer::inserts::inserts(database& db, const std::string& u)
       pmc_events{db,
                  u,
                  {pmc_event_col::id, pmc_event_col::event_id, pmc_event_col::pmc_id,
-                  pmc_event_col::value}} {
+                  pmc_event_col::value}},
+      pc_samples{db,
+                 u,
+                 {pc_col::nid,
+                  pc_col::pid,
+                  pc_col::agent_id,
+                  pc_col::method,
+                  pc_col::dispatch_id,
+                  pc_col::kernel_id,
+                  pc_col::correlation_id,
+                  pc_col::code_object_id,
+                  pc_col::code_object_offset,
+                  pc_col::timestamp,
+                  pc_col::exec_mask,
+                  pc_col::wave_count,
+                  pc_col::wave_issued,
+                  pc_col::sample_count,
+                  pc_col::not_issued_count,
+                  pc_col::instruction_type_id,
+                  pc_col::stall_reason_id,
+                  pc_col::vendor_stall_reason_id,
+                  pc_col::instruction_id,
+                  pc_col::comment_id,
+                  pc_col::extdata},
+                 32} {
   regions.renumber_on_conflict(region_col::event_id);
   samples.renumber_on_conflict(sample_col::event_id);
 }
@@ -121,6 +145,7 @@ void rocpd_writer::inserts::flush() {
   allocations.flush();
   scratch.flush();
   pmc_events.flush();
+  pc_samples.flush();
 }
 
 void rocpd_writer::collect_strings() {

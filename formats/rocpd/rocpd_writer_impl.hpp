@@ -44,6 +44,7 @@ using sample_col = sample_table::column;
 using kernel_col = kernel_dispatch_table::column;
 using copy_col = memory_copy_table::column;
 using allocate_col = memory_allocate_table::column;
+using pc_col = pc_sample_table::column;
 
 class rocpd_writer final : public trace::writer {
  public:
@@ -69,7 +70,8 @@ class rocpd_writer final : public trace::writer {
   }
   // A sample on the agent's track of its counter, its value in a pmc event (README.md).
   void write(trace::record_span<trace::device_counter_sample_record> records) override;
-  void write(trace::record_span<trace::pc_sample_record> r) override { ignore_records(r); }
+  // One rocpd_pc_sample row per sample record (extension table, README.md).
+  void write(trace::record_span<trace::pc_sample_record> records) override;
   std::string finish() override;
 
  private:
@@ -90,6 +92,7 @@ class rocpd_writer final : public trace::writer {
     table_insert<memory_allocate_table> allocations;
     table_insert<memory_allocate_table> scratch;
     table_insert<pmc_event_table> pmc_events;
+    table_insert<pc_sample_table> pc_samples;
     void flush();
   };
 

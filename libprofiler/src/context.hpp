@@ -56,6 +56,9 @@ struct external_request_service {
 struct pc_sampling_service {
   rocprofiler_agent_id_t agent{};
   buffer* target = nullptr;
+  // ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_AGGREGATED_RECORDS: aggregated samples reach the
+  // buffer as they are; otherwise as one STOCHASTIC_V0 record per sample.
+  bool aggregated_records = false;
 };
 
 struct context {

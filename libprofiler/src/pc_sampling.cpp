@@ -17,6 +17,7 @@
 #include "context.hpp"
 #include "guarded.hpp"
 #include "limits.hpp"
+#include "pc_sample_expansion.hpp"
 #include "registration.hpp"
 #include "rocprof/common/pc_sampling_check.hpp"
 
@@ -70,7 +71,8 @@ std::vector<pc_sampling::offer> offers_of(
 
 rocprofiler_status_t configure(context* ctx, rocprofiler_agent_id_t agent,
                                rocprofiler_pc_sampling_method_t method,
-                               rocprofiler_pc_sampling_unit_t unit, uint64_t interval, buffer* b) {
+                               rocprofiler_pc_sampling_unit_t unit, uint64_t interval, buffer* b,
+                               bool aggregated_records) {
   std::lock_guard<std::recursive_mutex> lock(config_mutex());
   if (counters_configured()) {
     warn_once("pc-sampling-counters",
@@ -98,10 +100,34 @@ rocprofiler_status_t configure(context* ctx, rocprofiler_agent_id_t agent,
   } else {
     configured_agents().push_back({request});
   }
-  ctx->pc_sampling.push_back({agent, b});
+  ctx->pc_sampling.push_back({agent, b, aggregated_records});
   g_sampling_context = ctx;
   if (ctx->active.load()) contexts_changed();
   return ROCPROFILER_STATUS_SUCCESS;
+}
+
+// One STOCHASTIC_V0 record per sample of `a`, written straight into the buffer (no array of
+// N records: memory stays bounded by the buffer's blocks, which the watermark hands to the
+// tool as they fill). A dropped record (full buffer, drop policy) is counted by the buffer.
+void emit_expanded(buffer* target, thread_state* st,
+                   const rocprofiler_pc_sampling_record_aggregated_v0_t& a) {
+  const pc_sample_split split = split_of(a);
+  const struct {
+    uint64_t count;
+    bool issued;
+  } groups[] = {{split.issued, true}, {split.not_issued, false}};
+  for (const auto& g : groups) {
+    if (g.count == 0) continue;
+    const rocprofiler_pc_sampling_record_stochastic_v0_t sample = stochastic_sample_of(a, g.issued);
+    for (uint64_t i = 0; i < g.count; ++i) {
+      const reservation room =
+          buffer_reserve(target, st, ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING,
+                         ROCPROFILER_PC_SAMPLING_RECORD_STOCHASTIC_V0_SAMPLE, sizeof(sample));
+      if (room.record == nullptr) continue;
+      std::memcpy(room.record, &sample, sizeof(sample));
+      buffer_commit(room);
+    }
+  }
 }
 
 }  // namespace
@@ -157,6 +183,10 @@ void emit_pc_sampling_record(rocprofiler_agent_id_t agent,
   if (!ctx->active.load(std::memory_order_relaxed) && !g_accept_late_samples.load()) return;
   for (const pc_sampling_service& s : ctx->pc_sampling) {
     if (s.agent.handle != agent.handle) continue;
+    if (kind == ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE && !s.aggregated_records) {
+      emit_expanded(s.target, st, aggregated_from(record, size));
+      continue;
+    }
     const reservation room = buffer_reserve(s.target, st, ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING,
                                             static_cast<uint32_t>(kind), size);
     if (room.record == nullptr) continue;
@@ -209,14 +239,16 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_configure_pc_sampling_service(
     buffer* b = find_buffer(buffer_id);
     if (b == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
     if (!agent_known(agent_id)) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
-    if (flags != 0) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    const int known_flags = ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_AGGREGATED_RECORDS;
+    if ((flags & ~known_flags) != 0) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
     if (!pc_sampling_beta_enabled()) {
       warn_once("pc-sampling-beta",
                 "PC sampling is a beta feature: set ROCPROFILER_PC_SAMPLING_BETA_ENABLED=1 "
                 "(rocprofv3 --pc-sampling-beta-enabled)");
       return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
     }
-    return configure(ctx, agent_id, method, unit, interval, b);
+    return configure(ctx, agent_id, method, unit, interval, b,
+                     (flags & ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_AGGREGATED_RECORDS) != 0);
   });
 }
 

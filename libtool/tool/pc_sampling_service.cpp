@@ -59,10 +59,12 @@ void configure_pc_sampling(tool_state& tool) {
   }
   rocprofiler_buffer_id_t buffer{};
   if (!make_buffer(tool, tool.main_context, &buffer)) return;
+  // rocprofv3 writes NVIDIA's aggregated samples as they are (one CSV row per PC and warp state
+  // with its count), so it takes them unexpanded.
   for (const auto agent : agents) {
     const auto status = rocprofiler_configure_pc_sampling_service(
         tool.main_context, agent, method, unit_named(s.pc_sampling_unit), s.pc_sampling_interval,
-        buffer, 0);
+        buffer, ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_AGGREGATED_RECORDS);
     if (status != ROCPROFILER_STATUS_SUCCESS)
       std::fprintf(stderr, "rocprofv3: PC sampling (%s, %s, interval %llu) on agent %llu: %s\n",
                    s.pc_sampling_method.c_str(), s.pc_sampling_unit.c_str(),

@@ -204,3 +204,22 @@ LEFT JOIN "rocpd_info_kernel_symbol" KS ON KS.id = K.kernel_id AND KS.guid = K.g
 LEFT JOIN "rocpd_string" RG ON RG.id = K.region_name_id AND RG.guid = K.guid
 LEFT JOIN "rocpd_string" C ON C.id = E.category_id AND C.guid = E.guid
 GROUP BY PE.guid, K.dispatch_id, P.name, K.agent_id;
+
+-- Extension: PC samples with their strings, agent and kernel (rocpd_pc_sample).
+CREATE VIEW IF NOT EXISTS "pc_samples" AS
+SELECT P.id, P.guid, P.nid, P.pid, P.method, A.name AS agent_name,
+       A.absolute_index AS agent_abs_index, A.logical_index AS agent_log_index,
+       A.type_index AS agent_type_index, P.dispatch_id, P.kernel_id,
+       KS.kernel_name, P.correlation_id, P.code_object_id, P.code_object_offset, P.timestamp,
+       P.exec_mask, P.wave_count, P.wave_issued, P.sample_count, P.not_issued_count,
+       IT.string AS instruction_type, SR.string AS stall_reason,
+       VS.string AS vendor_stall_reason, INS.string AS instruction, CM.string AS comment,
+       P.extdata
+FROM "rocpd_pc_sample" P
+LEFT JOIN "rocpd_info_agent" A ON A.id = P.agent_id AND A.guid = P.guid
+LEFT JOIN "rocpd_info_kernel_symbol" KS ON KS.id = P.kernel_id AND KS.guid = P.guid
+LEFT JOIN "rocpd_string" IT ON IT.id = P.instruction_type_id AND IT.guid = P.guid
+LEFT JOIN "rocpd_string" SR ON SR.id = P.stall_reason_id AND SR.guid = P.guid
+LEFT JOIN "rocpd_string" VS ON VS.id = P.vendor_stall_reason_id AND VS.guid = P.guid
+LEFT JOIN "rocpd_string" INS ON INS.id = P.instruction_id AND INS.guid = P.guid
+LEFT JOIN "rocpd_string" CM ON CM.id = P.comment_id AND CM.guid = P.guid;

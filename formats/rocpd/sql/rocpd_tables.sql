@@ -333,3 +333,43 @@ CREATE TABLE IF NOT EXISTS "rocpd_memory_allocate{{uuid}}" (
     FOREIGN KEY (stream_id) REFERENCES "rocpd_info_stream{{uuid}}" (id) ON UPDATE CASCADE,
     FOREIGN KEY (event_id) REFERENCES "rocpd_event{{uuid}}" (id) ON UPDATE CASCADE
 );
+
+-- PC samples (extension: AMD's layout stores none; docs/user-guide.md "PC sampling"). One row
+-- per sample record: AMD's per-sample records (sample_count 1, timestamp and exec_mask real) or
+-- NVIDIA's aggregates (sample_count samples of one PC and warp state; timestamp, exec_mask and
+-- wave_count NULL: not measured). dispatch_id is rocpd_kernel_dispatch.id when the kernel trace
+-- holds it, kernel_id rocpd_info_kernel_symbol.id, code_object_id rocpd_info_code_object.id;
+-- 0 / NULL when unknown, so no foreign key on them.
+CREATE TABLE IF NOT EXISTS "rocpd_pc_sample{{uuid}}" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "guid" TEXT DEFAULT "{{guid}}" NOT NULL,
+    "nid" INTEGER NOT NULL,
+    "pid" INTEGER NOT NULL,
+    "agent_id" INTEGER,
+    "method" TEXT CHECK ("method" IN ('HOST_TRAP', 'STOCHASTIC')) NOT NULL,
+    "dispatch_id" INTEGER,
+    "kernel_id" INTEGER,
+    "correlation_id" INTEGER,
+    "code_object_id" INTEGER,
+    "code_object_offset" INTEGER NOT NULL,
+    "timestamp" BIGINT,
+    "exec_mask" INTEGER,
+    "wave_count" INTEGER,
+    "wave_issued" INTEGER,
+    "sample_count" INTEGER NOT NULL,
+    "not_issued_count" INTEGER NOT NULL,
+    "instruction_type_id" INTEGER,
+    "stall_reason_id" INTEGER,
+    "vendor_stall_reason_id" INTEGER,
+    "instruction_id" INTEGER,
+    "comment_id" INTEGER,
+    "extdata" JSONB DEFAULT "{}" NOT NULL,
+    FOREIGN KEY (nid) REFERENCES "rocpd_info_node{{uuid}}" (id) ON UPDATE CASCADE,
+    FOREIGN KEY (pid) REFERENCES "rocpd_info_process{{uuid}}" (id) ON UPDATE CASCADE,
+    FOREIGN KEY (agent_id) REFERENCES "rocpd_info_agent{{uuid}}" (id) ON UPDATE CASCADE,
+    FOREIGN KEY (instruction_type_id) REFERENCES "rocpd_string{{uuid}}" (id) ON UPDATE CASCADE,
+    FOREIGN KEY (stall_reason_id) REFERENCES "rocpd_string{{uuid}}" (id) ON UPDATE CASCADE,
+    FOREIGN KEY (vendor_stall_reason_id) REFERENCES "rocpd_string{{uuid}}" (id) ON UPDATE CASCADE,
+    FOREIGN KEY (instruction_id) REFERENCES "rocpd_string{{uuid}}" (id) ON UPDATE CASCADE,
+    FOREIGN KEY (comment_id) REFERENCES "rocpd_string{{uuid}}" (id) ON UPDATE CASCADE
+);

@@ -56,6 +56,13 @@ void keep_names(const CUpti_PCSamplingData& d, std::unordered_set<char*>& names)
     if (d.pPcData[i].functionName != nullptr) names.insert(d.pPcData[i].functionName);
 }
 
+// Before CUPTI fills `d` again: counts left from the previous fill would be counted twice.
+void reset_counts(CUpti_PCSamplingData& d) {
+  d.totalNumPcs = d.remainingNumPcs = 0;
+  d.totalSamples = d.droppedSamples = d.nonUsrKernelsTotalSamples = 0;
+  d.hardwareBufferFull = 0;
+}
+
 CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttributeType type) {
   CUpti_PCSamplingConfigurationInfo a{};
   a.attributeType = type;
@@ -78,7 +85,7 @@ pc_sampler::~pc_sampler() {
   finish();
 }
 
-bool pc_sampler::configure(context_state& c) {
+bool pc_sampler::configure(context_state& c, const pc_sampler_settings& sized) {
   size_t n = 0;
   CUpti_PCSamplingGetNumStallReasonsParams np{};
   np.size = CUpti_PCSamplingGetNumStallReasonsParamsSize;
@@ -104,11 +111,11 @@ bool pc_sampler::configure(context_state& c) {
 
   std::vector<CUpti_PCSamplingConfigurationInfo> a;
   a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD));
-  a.back().attributeData.samplingPeriodData.samplingPeriod = log2_of(settings_.interval);
+  a.back().attributeData.samplingPeriodData.samplingPeriod = log2_of(sized.interval);
   a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE));
   a.back().attributeData.collectionModeData.collectionMode =
-      settings_.serialized ? CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED
-                           : CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
+      sized.serialized ? CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED
+                       : CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
   a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL));
   a.back().attributeData.enableStartStopControlData.enableStartStopControl = 1;
   a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER));
@@ -122,12 +129,11 @@ bool pc_sampler::configure(context_state& c) {
   a.push_back(
       attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_WORKER_THREAD_PERIODIC_SLEEP_SPAN));
   a.back().attributeData.workerThreadPeriodicSleepSpanData.workerThreadPeriodicSleepSpan =
-      settings_.worker_sleep_ms;
+      sized.worker_sleep_ms;
   a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE));
-  a.back().attributeData.hardwareBufferSizeData.hardwareBufferSize =
-      settings_.hardware_buffer_bytes;
+  a.back().attributeData.hardwareBufferSizeData.hardwareBufferSize = sized.hardware_buffer_bytes;
   a.push_back(attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE));
-  a.back().attributeData.scratchBufferSizeData.scratchBufferSize = settings_.scratch_buffer_bytes;
+  a.back().attributeData.scratchBufferSizeData.scratchBufferSize = sized.scratch_buffer_bytes;
   CUpti_PCSamplingConfigurationInfoParams p{};
   p.size = CUpti_PCSamplingConfigurationInfoParamsSize;
   p.ctx = c.ctx;
@@ -154,6 +160,18 @@ bool pc_sampler::configure(context_state& c) {
   return rc == CUPTI_SUCCESS;
 }
 
+const pc_sampler_settings& pc_sampler::sized_settings() {
+  // Once, in the first context-created callback: the driver is initialised there (the backend
+  // lists its agents from the same callback) and the sizes serve every context.
+  std::call_once(sized_once_, [this] {
+    const pc_sampling_gpu gpu = gpu_lookup_ ? gpu_lookup_() : pc_sampling_gpu{};
+    sized_ = pc_sampler_sized_for(settings_, gpu);
+    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+      std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", describe_sizing(sized_, gpu).c_str());
+  });
+  return sized_;
+}
+
 void pc_sampler::on_context_created(CUcontext ctx) {
   auto c = std::make_unique<context_state>();
   c->ctx = ctx;
@@ -167,7 +185,7 @@ void pc_sampler::on_context_created(CUcontext ctx) {
                  api_.result_string(rc));
     return;
   }
-  if (configure(*c)) {
+  if (configure(*c, sized_settings())) {
     CUpti_PCSamplingStartParams sp{};
     sp.size = CUpti_PCSamplingStartParamsSize;
     sp.ctx = ctx;
@@ -235,9 +253,7 @@ void pc_sampler::drain_context(context_state& c) {
   // GetData returns at most collectNumPcs PCs per call; call until nothing remains.
   for (int call = 0; call < 1000; ++call) {
     CUpti_PCSamplingData& d = c.get_buffer;
-    d.totalNumPcs = d.remainingNumPcs = 0;
-    d.totalSamples = d.droppedSamples = d.nonUsrKernelsTotalSamples = 0;
-    d.hardwareBufferFull = 0;
+    reset_counts(d);
     CUpti_PCSamplingGetDataParams gp{};
     gp.size = CUpti_PCSamplingGetDataParamsSize;
     gp.ctx = c.ctx;
@@ -288,7 +304,7 @@ void pc_sampler::stop_context(context_state& c) {
   sp.size = CUpti_PCSamplingStopParamsSize;
   sp.ctx = c.ctx;
   // Stop hands the data CUPTI still holds to the configured buffer; GetData the rest.
-  c.stop_buffer.totalNumPcs = 0;
+  reset_counts(c.stop_buffer);
   if (api_.stop(&sp) == CUPTI_SUCCESS && c.stop_buffer.totalNumPcs > 0) deliver(c, c.stop_buffer);
   drain_context(c);
 }
@@ -305,15 +321,28 @@ void pc_sampler::restart_after_overflow(context_state& c) {
   c.sampling = api_.start(&st) == CUPTI_SUCCESS;
 }
 
+void pc_sampler::deliver_at_disable(context_state& c) {
+  // cuptiPCSamplingDisable joins CUPTI's decode threads and copies the PC records it still
+  // holds into the configured buffer (cupti_pcsampling.h): what the hardware buffer held when
+  // Stop and the last GetData ran (neither waits for the decode) comes out only here. Reading
+  // the buffer after Stop alone lost the end of the last kernel's samples in some runs.
+  reset_counts(c.stop_buffer);
+  CUpti_PCSamplingDisableParams dp{};
+  dp.size = CUpti_PCSamplingDisableParamsSize;
+  dp.ctx = c.ctx;
+  if (api_.disable(&dp) != CUPTI_SUCCESS || c.stop_buffer.totalNumPcs == 0) return;
+  deliver(c, c.stop_buffer);
+  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+    std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling: %zu PCs released at disable\n",
+                 c.stop_buffer.totalNumPcs);
+}
+
 void pc_sampler::on_context_destroying(CUcontext ctx) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& c : contexts_) {
     if (c->ctx != ctx || !c->sampling) continue;
     stop_context(*c);
-    CUpti_PCSamplingDisableParams dp{};
-    dp.size = CUpti_PCSamplingDisableParamsSize;
-    dp.ctx = ctx;
-    api_.disable(&dp);
+    deliver_at_disable(*c);
     c->sampling = false;
   }
 }

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -46,6 +47,13 @@ class pc_sample_sink {
   virtual uint64_t agent_of(CUcontext ctx) = 0;                // agent id; 0 unknown
 };
 
+// What the sizing needs of the GPUs sampled (the largest of them); H100 SXM by default.
+struct pc_sampling_gpu {
+  uint32_t sm_count = 132;
+  uint32_t clock_khz = 1980000;
+  uint64_t memory_bytes = uint64_t{80} << 30;
+};
+
 // Buffer sizes and periods (pc_sampler_sizing.cpp explains the numbers).
 struct pc_sampler_settings {
   uint64_t interval = 4096;      // cycles, a power of two in [2^5, 2^31]
@@ -56,6 +64,7 @@ struct pc_sampler_settings {
   size_t scratch_buffer_bytes = size_t{4} << 20;   // decoded PC data awaiting GetData
   size_t max_pcs = 10000;                          // PCs one GetData returns at most
   bool restart_after_overflow = false;             // Stop + Start when the hardware buffer was full
+  bool buffer_size_from_env = false;  // ROCPROF_CUDA_PC_SAMPLING_HW_BUFFER_MB: kept as given
 };
 
 // What the H100 (any CUPTI PC-sampling GPU) offers: pc_sampling.h configuration values.
@@ -66,8 +75,18 @@ inline constexpr uint64_t k_max_pc_sampling_interval = uint64_t{1} << 31;
 // ROCPROF_CUDA_PC_SAMPLING_MODE (serialized), _DRAIN_MS, _WORKER_SLEEP_MS, _HW_BUFFER_MB,
 // _SCRATCH_KB, _RESTART_AFTER_OVERFLOW (1).
 pc_sampler_settings pc_sampler_settings_from_env(uint64_t interval);
-// The defaults for `interval`, without the environment.
-pc_sampler_settings pc_sampler_default_settings(uint64_t interval);
+// The defaults for `interval` on `gpu`, without the environment.
+pc_sampler_settings pc_sampler_default_settings(uint64_t interval, const pc_sampling_gpu& gpu = {});
+// `base` with the hardware buffer sized for `gpu` (unless the environment set it).
+pc_sampler_settings pc_sampler_sized_for(const pc_sampler_settings& base,
+                                         const pc_sampling_gpu& gpu);
+// Samples per second the hardware takes on `gpu` at `interval` cycles (one per SM per interval).
+double pc_samples_per_second(const pc_sampling_gpu& gpu, uint64_t interval);
+// The largest GPU the driver lists (needs an initialised driver: the context-created callback);
+// the defaults when the driver cannot say.
+pc_sampling_gpu largest_sampled_gpu();
+// One line naming the sizes chosen and why (stderr with ROCPROF_CUDA_VERBOSE).
+std::string describe_sizing(const pc_sampler_settings& s, const pc_sampling_gpu& gpu);
 
 class pc_sampler {
  public:
@@ -88,6 +107,8 @@ class pc_sampler {
   // return every sample CUPTI gave is in the sink.
   void finish();
   const pc_sampler_settings& settings() const { return settings_; }
+  // Where the GPU's size comes from (tests replace the driver query).
+  void set_gpu_lookup(std::function<pc_sampling_gpu()> lookup) { gpu_lookup_ = std::move(lookup); }
 
   // Source file and line of a PC (needs a cubin built with -lineinfo); false when unknown.
   bool source_of(uint64_t code_object_id, const char* function, uint64_t offset, std::string& file,
@@ -105,7 +126,9 @@ class pc_sampler {
   void publish();   // the queued records to the sink (without mutex_)
   pc_sample_resolvers resolvers();
   void drain_loop();
-  bool configure(context_state& c);
+  bool configure(context_state& c, const pc_sampler_settings& sized);
+  const pc_sampler_settings& sized_settings();  // settings_ sized for the GPU, once
+  void deliver_at_disable(context_state& c);    // with mutex_ held
   // With cubin_mutex_ held.
   bool source_locked(uint64_t code_object_id, const char* function, uint64_t offset,
                      std::string& file, uint32_t& line);
@@ -116,6 +139,9 @@ class pc_sampler {
   pc_sampling_api& api_;
   pc_sample_sink& sink_;
   pc_sampler_settings settings_;
+  std::function<pc_sampling_gpu()> gpu_lookup_ = largest_sampled_gpu;
+  std::once_flag sized_once_;
+  pc_sampler_settings sized_;
   mutable std::mutex mutex_;  // contexts_, losses_, function_names_; held across GetData
   std::unordered_set<char*> function_names_;  // CUPTI's, freed once in finish()
   std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> queued_;  // decoded, not emitted

@@ -8,9 +8,12 @@
 //   * NVIDIA (CUPTI): the hardware counts samples per PC and warp state; there is no timestamp,
 //     wave id or exec mask per sample. Those samples arrive as the extension kind
 //     ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE (rocprofiler_pc_sampling_record_
-//     aggregated_v0_t): one record per (dispatch, PC, warp state) with a sample count. Nothing is
-//     invented: the AMD per-sample kinds are never emitted for NVIDIA agents, so a tool that
-//     only handles them skips the extension records (it sees the kind, not false data).
+//     aggregated_v0_t): one record per (dispatch, PC, warp state) with a sample count. A tool
+//     gets them only when it asks (ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_AGGREGATED_RECORDS).
+//     Any other tool, e.g. one written for rocprofiler-sdk that knows the AMD kinds only, gets
+//     ROCPROFILER_PC_SAMPLING_RECORD_STOCHASTIC_V0_SAMPLE records, one per sample, whose fields
+//     are either what the hardware reported or zero where NVIDIA measures nothing (the table in
+//     docs/user-guide.md, "PC sampling records for SDK tools").
 #pragma once
 
 #include "rocprofiler-sdk/agent.h"
@@ -75,13 +78,25 @@ rocprofiler_status_t rocprofiler_query_pc_sampling_agent_configurations(
     rocprofiler_agent_id_t agent_id, rocprofiler_available_pc_sampling_configurations_cb_t cb,
     void* user_data) ROCPROFILER_API ROCPROFILER_NONNULL(2, 3);
 
+/// Values of the `flags` argument of rocprofiler_configure_pc_sampling_service (a bit set;
+/// rocprofiler-sdk reserves the argument "for future use" and accepts 0). Extension.
+typedef enum rocprofiler_pc_sampling_configure_flags_t {
+  ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_NONE = 0,
+  /// The tool takes ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE records (one per PC,
+  /// warp state and drain, with a sample count) where the hardware aggregates samples (NVIDIA).
+  /// Without it such samples are expanded into one STOCHASTIC_V0 record per sample. A high bit,
+  /// clear of the low values rocprofiler-sdk may give the argument one day.
+  ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_AGGREGATED_RECORDS = 1 << 30,
+} rocprofiler_pc_sampling_configure_flags_t;
+
 /// Samples PCs of `agent_id` into `buffer_id` while `context_id` is active. Only during tool
 /// initialisation. Statuses (rocprofiler-sdk's constraints):
 ///   * ERROR_NOT_AVAILABLE: the beta opt-in (ROCPROFILER_PC_SAMPLING_BETA_ENABLED) is missing,
 ///     the agent cannot sample, or the agent already samples with another configuration (one
 ///     configuration per agent; query again to see the one in use);
 ///   * ERROR_INVALID_ARGUMENT: method/unit/interval match none of the agent's configurations
-///     (INTERVAL_POW2: a power of two in [min_interval, max_interval]), or flags != 0;
+///     (INTERVAL_POW2: a power of two in [min_interval, max_interval]), or `flags` holds a
+///     bit other than those of rocprofiler_pc_sampling_configure_flags_t;
 ///   * ERROR_SERVICE_ALREADY_CONFIGURED: this context already samples this agent, or another
 ///     context of the process holds PC sampling (one context per process);
 ///   * ERROR_CONTEXT_CONFLICT: counter collection is configured (the hardware serves one of

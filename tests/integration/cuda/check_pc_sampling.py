@@ -38,6 +38,10 @@ PC_OPTIONS = ["--pc-sampling-beta-enabled", "--pc-sampling-method", "stochastic"
 MATH_STATES = {"wait", "math_pipe_throttle", "not_selected", "selected", "dispatch_stall"}
 
 
+# The sampler's sizing line (ROCPROF_CUDA_VERBOSE) and CUPTI's refusal of the sizes.
+SIZING = r"PC sampling (?:every|buffer sizes refused).*"
+
+
 def marker_line(marker):
     """The line that ends with the comment `// <marker>` (the file's header names the markers)."""
     with open(SOURCE) as f:
@@ -47,12 +51,13 @@ def marker_line(marker):
     raise AssertionError(f"{marker} not in {SOURCE}")
 
 
-def run_cli(cli, work, name, app_args, extra=()):
+def run_cli(cli, work, name, app_args, extra=(), env=None):
     out = os.path.join(work, name)
     shutil.rmtree(out, ignore_errors=True)
     cmd = [cli] + PC_OPTIONS + list(extra) + ["-d", out, "-o", "run", "--"] + app_args
     print("$", " ".join(cmd))
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900,
+                       env=dict(os.environ, **(env or {})))
     print(p.stderr[-4000:])
     return p, out
 
@@ -91,7 +96,11 @@ def shares(states, total, top=None):
 
 def mode_stalls(c, cli, app, work):
     p, out = run_cli(cli, work, "stalls", [app, "both", "1"],
-                     ["--kernel-trace", "--output-format", "csv", "json", "-S"])
+                     ["--kernel-trace", "--output-format", "csv", "json", "rocpd", "-S"],
+                     env={"ROCPROF_CUDA_VERBOSE": "1"})
+    print("FIGURES stalls: sizing:", re.findall(SIZING, p.stderr) or "none")
+    print("FIGURES stalls: released at disable:",
+          re.findall(r"PCs released at disable", p.stderr) or "none")
     c.eq(p.returncode, 0, "rocprofv3 exit status")
     print("FIGURES stalls: stderr on losses:", re.findall(r"PC sampling on agent.*", p.stderr)
           or "none")
@@ -126,6 +135,26 @@ def mode_stalls(c, cli, app, work):
     samples = doc["rocprofiler-sdk-tool"][0]["buffer_records"]["pc_sample_stochastic"]
     c.eq(sum(s["sample_count"] for s in samples), sum(int(r["Sample_Count"]) for r in rows),
          "JSON and CSV sample totals")
+    check_rocpd(c, out, rows)
+
+
+def check_rocpd(c, out, rows):
+    """The rocpd extension table read back with sqlite3: the CSV's rows and sample totals."""
+    dbs = glob.glob(os.path.join(out, "**", "*results.db"), recursive=True)
+    c.eq(len(dbs), 1, "one rocpd database")
+    if len(dbs) != 1 or shutil.which("sqlite3") is None:
+        print("FIGURES rocpd: skipped (no database or no sqlite3)")
+        return
+    q = subprocess.run(["sqlite3", "-batch", "-noheader", "-separator", "|", dbs[0],
+                        "SELECT COUNT(*), SUM(sample_count), "
+                        "SUM(timestamp IS NULL), COUNT(DISTINCT kernel_name) FROM pc_samples"],
+                       capture_output=True, text=True)
+    print("FIGURES rocpd: rows|samples|rows without timestamp|kernels =", q.stdout.strip())
+    c.eq(q.returncode, 0, "sqlite3 reads pc_samples")
+    fields = q.stdout.strip().split("|")
+    total = sum(int(r["Sample_Count"]) for r in rows)
+    c.eq(fields[:3], [str(len(rows)), str(total), str(len(rows))],
+         "rocpd rows, samples and NULL timestamps match the CSV")
 
 
 # ncu's warp-state figures: the PC sampling counters first (the same hardware sampling as
@@ -186,7 +215,9 @@ def mode_ncu(c, cli, app, work, ncu):
 def mode_overhead(c, cli, app, work):
     base = subprocess.run([app, "fma", "5"], capture_output=True, text=True, timeout=600)
     c.eq(base.returncode, 0, "baseline run")
-    p, out = run_cli(cli, work, "overhead", [app, "fma", "5"], ["--output-format", "csv"])
+    p, out = run_cli(cli, work, "overhead", [app, "fma", "5"], ["--output-format", "csv"],
+                     env={"ROCPROF_CUDA_VERBOSE": "1"})
+    print("FIGURES overhead: sizing:", re.findall(SIZING, p.stderr) or "none")
     c.eq(p.returncode, 0, "sampled run")
     b = summary_from(base.stdout, "SUMMARY")
     s = summary_from(p.stdout, "SUMMARY")
@@ -197,7 +228,7 @@ def mode_overhead(c, cli, app, work):
           f"with PC sampling at 4096 cycles: {slowdown:+.2f} % (goal <= 5 %)")
     rows = read_csv(out, "pc_sampling_stochastic.csv")
     print(f"FIGURES overhead: {sum(int(r['Sample_Count']) for r in rows)} samples")
-    dropped = re.findall(r"PC sampling.*", p.stderr)
+    dropped = re.findall(r"PC sampling on agent.*", p.stderr)
     print("FIGURES overhead: stderr on losses:", dropped or "none")
     c.check(slowdown <= 5.0, "slowdown at most 5 %")
     c.check(not any("dropped" in line for line in dropped), "no dropped samples reported")

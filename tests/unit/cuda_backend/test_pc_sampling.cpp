@@ -157,7 +157,7 @@ TEST(pc_sampling_decode, continuous_mode_ignores_correlation_ids_and_unknown_cub
 class synthetic_pc_api final : public pc_sampling_api {
  public:
   std::vector<std::string> calls;
-  std::vector<synthetic_pc> pending, at_stop;
+  std::vector<synthetic_pc> pending, at_stop, at_disable;
   bool overflow = false;
   bool refuse_sizes = false;  // SetConfiguration fails while buffer sizes are asked for
   uint32_t period = 0, worker_sleep_ms = 0;
@@ -170,7 +170,14 @@ class synthetic_pc_api final : public pc_sampling_api {
     return calls;
   }
   CUptiResult enable(CUpti_PCSamplingEnableParams*) override { return note("enable"); }
-  CUptiResult disable(CUpti_PCSamplingDisableParams*) override { return note("disable"); }
+  CUptiResult disable(CUpti_PCSamplingDisableParams*) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stop_buffer != nullptr && !at_disable.empty()) fill(*stop_buffer, at_disable);
+      at_disable.clear();
+    }
+    return note("disable");
+  }
   CUptiResult start(CUpti_PCSamplingStartParams*) override { return note("start"); }
   CUptiResult stop(CUpti_PCSamplingStopParams*) override {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -412,12 +419,58 @@ TEST(pc_sampler, a_full_hardware_buffer_is_counted_and_may_restart_the_range) {
   }
 }
 
-TEST(pc_sampler, buffers_are_sized_for_the_interval_and_passed_to_cupti) {
-  EXPECT_EQ(pc_sampler_default_settings(32).hardware_buffer_bytes, size_t{1} << 30);
-  EXPECT_EQ(pc_sampler_default_settings(4096).hardware_buffer_bytes, size_t{1} << 30);
-  EXPECT_EQ(pc_sampler_default_settings(8192).hardware_buffer_bytes, size_t{512} << 20);
+// The samples CUPTI's decode threads had not handed over at Stop come out of Disable, into
+// the configured buffer: they reach the sink too (the end of the last kernel's samples).
+TEST(pc_sampler, samples_released_at_disable_reach_the_sink) {
+  synthetic_pc_api api;
+  collecting_sink sink;
+  pc_sampler_settings s;
+  s.drain_ms = 1000;
+  pc_sampler sampler(api, sink, s);
+  sampler.set_gpu_lookup([] { return pc_sampling_gpu{}; });
+  sampler.on_context_created(reinterpret_cast<CUcontext>(uintptr_t{0x1000}));
+  api.at_stop = {{0xabc, 0x40, "_Z3fmaPf", 0, {{36, 7}}}};
+  api.at_disable = {{0xabc, 0x80, "_Z3fmaPf", 0, {{36, 5}}}};
+  sampler.finish();
+  std::lock_guard<std::mutex> lock(sink.mutex);
+  ASSERT_EQ(sink.records.size(), 2u);
+  EXPECT_EQ(sink.records[1].pc.code_object_offset, 0x80u);
+  EXPECT_EQ(sink.records[1].sample_count, 5u);
+  EXPECT_EQ(sampler.losses(9).total_samples, 20u);  // 10 per fill, none counted twice
+}
+
+// One sample per SM per interval: the hardware buffer holds two seconds of them (32 bytes
+// each), between CUPTI's 512 MiB and 4 GiB / a sixteenth of the device memory.
+TEST(pc_sampler, buffers_are_sized_for_the_interval_and_the_gpu) {
+  const pc_sampling_gpu h100;  // 132 SMs at 1.98 GHz, 80 GiB
+  EXPECT_NEAR(pc_samples_per_second(h100, 4096), 63.8e6, 0.1e6);
+  EXPECT_EQ(pc_sampler_default_settings(32).hardware_buffer_bytes, size_t{4096} << 20);
+  EXPECT_EQ(pc_sampler_default_settings(4096).hardware_buffer_bytes, size_t{4096} << 20);
+  EXPECT_EQ(pc_sampler_default_settings(8192).hardware_buffer_bytes, size_t{2048} << 20);
+  EXPECT_EQ(pc_sampler_default_settings(16384).hardware_buffer_bytes, size_t{1024} << 20);
   EXPECT_EQ(pc_sampler_default_settings(uint64_t{1} << 20).hardware_buffer_bytes,
             size_t{512} << 20);
+  EXPECT_EQ(pc_sampler_default_settings(4096).drain_ms, 2u);
+  EXPECT_EQ(pc_sampler_default_settings(uint64_t{1} << 20).drain_ms, 5u);
+  pc_sampling_gpu small;  // 16 SMs at 1.5 GHz with 8 GiB: 512 MiB at most (1/16)
+  small.sm_count = 16;
+  small.clock_khz = 1500000;
+  small.memory_bytes = uint64_t{8} << 30;
+  EXPECT_EQ(pc_sampler_default_settings(32, small).hardware_buffer_bytes, size_t{512} << 20);
+  // The sampler sizes for the GPU its lookup names, once, and passes that to CUPTI.
+  synthetic_pc_api api;
+  collecting_sink sink;
+  pc_sampler_settings base = pc_sampler_default_settings(4096);
+  base.drain_ms = 1000;
+  pc_sampler sampler(api, sink, base);
+  sampler.set_gpu_lookup([small] { return small; });
+  sampler.on_context_created(reinterpret_cast<CUcontext>(uintptr_t{0x1000}));
+  EXPECT_EQ(api.hardware_buffer, size_t{512} << 20);
+  sampler.finish();
+  EXPECT_NE(describe_sizing(base, h100).find("hardware buffer 4096 MiB"), std::string::npos);
+}
+
+TEST(pc_sampler, buffer_sizes_from_the_environment_are_passed_to_cupti) {
   setenv("ROCPROF_CUDA_PC_SAMPLING_HW_BUFFER_MB", "2048", 1);
   setenv("ROCPROF_CUDA_PC_SAMPLING_WORKER_SLEEP_MS", "3", 1);
   setenv("ROCPROF_CUDA_PC_SAMPLING_SCRATCH_KB", "bad", 1);

@@ -35,6 +35,7 @@ BASE_TABLES = [
     "rocpd_info_pmc", "rocpd_info_code_object", "rocpd_info_kernel_symbol", "rocpd_track",
     "rocpd_event", "rocpd_arg", "rocpd_pmc_event", "rocpd_region", "rocpd_sample",
     "rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_memory_allocate",
+    "rocpd_pc_sample",  # ours: PC samples (AMD's layout has no table for them)
 ]
 
 # Columns the tool's row loaders read by name from each view (a missing one is an error there).

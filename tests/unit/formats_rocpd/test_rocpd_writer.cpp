@@ -16,6 +16,18 @@ namespace {
 using namespace rocprof;
 namespace ts = rocprof::test_support;
 
+// Runs SQL on `db` through the sqlite3 CLI; returns its output without the trailing newline.
+std::string sqlite_query(const std::string& db, const std::string& sql) {
+  int status = 0;
+  auto out = ts::run_command("sqlite3 -batch -noheader -separator '|' " + ts::shell_quote(db) +
+                                 " " + ts::shell_quote(sql) + " 2>&1",
+                             &status);
+  EXPECT_EQ(status, 0) << sql << "\n" << out;
+  while (!out.empty() && out.back() == '\n')
+    out.pop_back();
+  return out;
+}
+
 class rocpd_db : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -41,17 +53,7 @@ class rocpd_db : public ::testing::Test {
   }
   void SetUp() override { ASSERT_NE(dir_, nullptr) << ts::missing_reader("sqlite3"); }
 
-  // Runs SQL through the sqlite3 CLI; returns its output without the trailing newline.
-  static std::string query(const std::string& sql) {
-    int status = 0;
-    auto out = ts::run_command("sqlite3 -batch -noheader -separator '|' " + ts::shell_quote(db_) +
-                                   " " + ts::shell_quote(sql) + " 2>&1",
-                               &status);
-    EXPECT_EQ(status, 0) << sql << "\n" << out;
-    while (!out.empty() && out.back() == '\n')
-      out.pop_back();
-    return out;
-  }
+  static std::string query(const std::string& sql) { return sqlite_query(db_, sql); }
   static uint64_t count(const std::string& from_where) {
     return std::stoull(query("SELECT COUNT(*) FROM " + from_where));
   }
@@ -78,7 +80,7 @@ TEST_F(rocpd_db, metadata_and_uuid_tables) {
   // Every physical table carries the suffix and a guid column holding the guid.
   EXPECT_EQ(query("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name LIKE 'rocpd_%" +
                   uuid + "'"),
-            "20");
+            "21");  // AMD's 20 and the rocpd_pc_sample extension
   EXPECT_EQ(query("SELECT DISTINCT guid FROM rocpd_event"), guid);
   EXPECT_EQ(query("SELECT DISTINCT guid FROM rocpd_kernel_dispatch"), guid);
 }
@@ -202,6 +204,57 @@ TEST_F(rocpd_db, record_counts_per_kind) {
       marks);
   // Region ids are the internal correlation ids.
   EXPECT_EQ(count("regions WHERE id != stack_id"), 0u);
+}
+
+// PC samples (extension table rocpd_pc_sample, view pc_samples): one row per record, AMD-style
+// per-sample records with their timestamp and strings.
+TEST_F(rocpd_db, pc_samples_one_row_per_record) {
+  const auto& t = *trace_;
+  ASSERT_FALSE(t.pc_samples.empty());
+  EXPECT_EQ(count("rocpd_pc_sample"), t.pc_samples.size());
+  EXPECT_EQ(count("pc_samples"), t.pc_samples.size());
+  const auto& first = t.pc_samples[0];
+  EXPECT_EQ(query("SELECT method, dispatch_id, code_object_id, code_object_offset, timestamp, "
+                  "sample_count, wave_issued IS NULL, instruction, stall_reason FROM pc_samples "
+                  "ORDER BY id LIMIT 1"),
+            "HOST_TRAP|" + std::to_string(first.dispatch_id) + "|1|" +
+                std::to_string(first.code_object_offset) + "|" +
+                std::to_string(first.timestamp_ns) + "|1|1|" + t.defs.strings[first.instruction] +
+                "|" + t.defs.strings[first.stall_reason]);
+  EXPECT_EQ(count("pc_samples WHERE comment IS NULL OR timestamp IS NULL"), 0u);
+}
+
+// NVIDIA's aggregated samples: their count, the vendor's warp state, and NULL where nothing
+// was measured (timestamp, exec mask, wave count, the unknown dispatch).
+TEST(rocpd_pc_samples, aggregated_samples_keep_counts_and_leave_unmeasured_fields_null) {
+  if (!ts::have_program("sqlite3")) GTEST_FAIL() << ts::missing_reader("sqlite3");
+  ts::temp_dir dir{"rocpd_pc"};
+  ts::synthetic_options so;
+  so.records_per_kind = 2;
+  ts::synthetic_trace t = ts::make_synthetic_trace(so);
+  auto& r = t.pc_samples[1];
+  r.method = trace::pc_sample_method::stochastic;
+  r.has_sample_detail = false;
+  r.dispatch_exact = false;
+  r.dispatch_id = 0;
+  r.sample_count = 40;
+  r.not_issued_count = 30;
+  r.wave_issued = true;
+  r.warp_state = r.stall_reason;
+  trace::output_options o;
+  o.output_directory = dir.path();
+  o.file_prefix = "pc";
+  std::string error;
+  auto w = trace::make_writer("rocpd", o, &error);
+  ASSERT_TRUE(w) << error;
+  ASSERT_EQ(ts::write_synthetic_trace(*w, t, 101), "");
+  const std::string out = sqlite_query(
+      o.path_for("results", "db"),
+      "SELECT method, dispatch_id IS NULL, timestamp IS NULL, exec_mask IS NULL, "
+      "wave_count IS NULL, wave_issued, sample_count, not_issued_count, vendor_stall_reason, "
+      "json_extract(extdata, '$.dispatch_exact') FROM pc_samples ORDER BY id");
+  const std::string warp_state = t.defs.strings[r.warp_state];
+  EXPECT_EQ(out, "HOST_TRAP|0|0|0|0||1|0||\nSTOCHASTIC|1|1|1|1|1|40|30|" + warp_state + "|0");
 }
 
 TEST_F(rocpd_db, summary_style_aggregate_matches_records) {

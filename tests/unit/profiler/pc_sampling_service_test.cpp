@@ -3,9 +3,7 @@
 // configuration rule with its status, the request handed to the backend at start, and an
 // aggregated sample delivered into the context's buffer. A process of its own: configuration
 // happens once, in the tool's initialize.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <rocprofiler-sdk/backend/backend_abi.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <cstdlib>
@@ -15,16 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "pc_sampling_test_backend.hpp"
+
 namespace {
 
-// An entry of the loaded test backend (the core dlopened it; look it up there).
-template <typename Fn>
-Fn backend_entry(const char* name) {
-  const std::string path =
-      std::string(ROCPROF_TEST_BACKEND_DIR) + "/librocprofiler-sdk-testbackend.so";
-  void* handle = dlopen(path.c_str(), RTLD_NOLOAD | RTLD_NOW);
-  return handle != nullptr ? reinterpret_cast<Fn>(dlsym(handle, name)) : nullptr;
-}
+using pc_sampling_test::backend_entry;
 
 uint64_t test_backend_pc_sampling_interval() {
   auto fn = backend_entry<uint64_t (*)()>("test_backend_pc_sampling_interval");
@@ -32,9 +25,7 @@ uint64_t test_backend_pc_sampling_interval() {
 }
 
 void test_backend_emit_pc_sample(uint64_t offset, uint64_t samples) {
-  auto fn = backend_entry<void (*)(uint64_t, uint64_t)>("test_backend_emit_pc_sample");
-  ASSERT_NE(fn, nullptr);
-  fn(offset, samples);
+  ASSERT_TRUE(pc_sampling_test::emit_aggregated_sample(offset, samples));
 }
 
 struct state {
@@ -47,6 +38,7 @@ struct state {
   std::mutex mutex;
   std::vector<rocprofiler_pc_sampling_record_aggregated_v0_t> samples;
   std::vector<uint32_t> categories;
+  size_t standard_records = 0;  // STOCHASTIC_V0 records (none: this tool set the flag)
 };
 
 state& st() {
@@ -60,6 +52,9 @@ void deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t, rocprofiler_reco
   for (size_t i = 0; i < n; ++i) {
     st().categories.push_back(h[i]->category);
     if (h[i]->category == ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING &&
+        h[i]->kind == ROCPROFILER_PC_SAMPLING_RECORD_STOCHASTIC_V0_SAMPLE)
+      ++st().standard_records;
+    if (h[i]->category == ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING &&
         h[i]->kind == ROCPROFILER_PC_SAMPLING_RECORD_AGGREGATED_V0_SAMPLE)
       st().samples.push_back(
           *static_cast<const rocprofiler_pc_sampling_record_aggregated_v0_t*>(h[i]->payload));
@@ -71,20 +66,6 @@ rocprofiler_status_t collect_configs(const rocprofiler_pc_sampling_configuration
   auto* out = static_cast<std::vector<rocprofiler_pc_sampling_configuration_t>*>(data);
   out->assign(configs, configs + n);
   return ROCPROFILER_STATUS_SUCCESS;
-}
-
-void find_agents() {
-  rocprofiler_query_available_agents(
-      ROCPROFILER_AGENT_INFO_VERSION_0,
-      [](rocprofiler_agent_version_t, const void** list, size_t n, void*) {
-        for (size_t i = 0; i < n; ++i) {
-          const auto* a = static_cast<const rocprofiler_agent_v0_t*>(list[i]);
-          if (a->type == ROCPROFILER_AGENT_TYPE_GPU) st().gpu = a->id;
-          if (a->type == ROCPROFILER_AGENT_TYPE_CPU && st().cpu.handle == 0) st().cpu = a->id;
-        }
-        return ROCPROFILER_STATUS_SUCCESS;
-      },
-      sizeof(rocprofiler_agent_v0_t), nullptr);
 }
 
 rocprofiler_status_t try_configure(rocprofiler_context_id_t ctx, rocprofiler_agent_id_t agent,
@@ -106,7 +87,9 @@ int initialize(rocprofiler_client_finalize_t, void*) {
   // A GPU kind loads the test backend, which registers its agent.
   rocprofiler_configure_buffer_tracing_service(
       s.sampling_ctx, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, s.buffer);
-  find_agents();
+  const pc_sampling_test::agents found = pc_sampling_test::find_agents();
+  s.gpu = found.gpu;
+  s.cpu = found.cpu;
   const auto stochastic = ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC;
   const auto cycles = ROCPROFILER_PC_SAMPLING_UNIT_CYCLES;
   auto& r = s.statuses;
@@ -127,7 +110,8 @@ int initialize(rocprofiler_client_finalize_t, void*) {
                                 4096, s.buffer);
   r["no buffer"] =
       try_configure(s.sampling_ctx, s.gpu, stochastic, cycles, 4096, rocprofiler_buffer_id_t{999});
-  r["first"] = try_configure(s.sampling_ctx, s.gpu, stochastic, cycles, 4096, s.buffer);
+  r["first"] = try_configure(s.sampling_ctx, s.gpu, stochastic, cycles, 4096, s.buffer,
+                             ROCPROFILER_PC_SAMPLING_CONFIGURE_FLAG_AGGREGATED_RECORDS);
   r["again"] = try_configure(s.sampling_ctx, s.gpu, stochastic, cycles, 4096, s.buffer);
   r["other context"] = try_configure(s.other_ctx, s.gpu, stochastic, cycles, 4096, s.other_buffer);
   // The other direction of the counters rule: counting after PC sampling is refused too.
@@ -139,23 +123,8 @@ int initialize(rocprofiler_client_finalize_t, void*) {
   return 0;
 }
 
-rocprofiler_tool_configure_result_t* configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t* id) {
-  id->name = "pc-sampling-test";
-  static rocprofiler_tool_configure_result_t result{sizeof(result), initialize, nullptr, nullptr};
-  return &result;
-}
-
-class core_environment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    setenv(ROCPROF_BACKEND_DIR_ENV, ROCPROF_TEST_BACKEND_DIR, 1);
-    ASSERT_EQ(rocprofiler_force_configure(configure), ROCPROFILER_STATUS_SUCCESS);
-  }
-};
-
 [[maybe_unused]] ::testing::Environment* const g_environment =
-    ::testing::AddGlobalTestEnvironment(new core_environment());
+    ::testing::AddGlobalTestEnvironment(new pc_sampling_test::core_environment<initialize>());
 
 TEST(pc_sampling_service, the_agent_offers_what_its_backend_offers) {
   ASSERT_NE(st().gpu.handle, 0u);
@@ -208,6 +177,7 @@ TEST(pc_sampling_service, samples_reach_the_buffer_of_the_started_context) {
   ASSERT_EQ(rocprofiler_flush_buffer(st().buffer), ROCPROFILER_STATUS_SUCCESS);
   std::lock_guard<std::mutex> lock(st().mutex);
   ASSERT_EQ(st().samples.size(), 1u);
+  EXPECT_EQ(st().standard_records, 0u);  // the flag: aggregated records only
   const auto& s = st().samples[0];
   EXPECT_EQ(s.pc.code_object_offset, 0x1e0u);
   EXPECT_EQ(s.sample_count, 40u);
