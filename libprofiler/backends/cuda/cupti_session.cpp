@@ -31,7 +31,9 @@ thread_local int64_t t_tid = 0;
 thread_local uint32_t t_depth = 0;
 thread_local uint64_t t_own[max_depth] = {};
 thread_local uint64_t t_owner = 0;
-thread_local uint32_t t_owner_cupti = 0;  // CUPTI's id of the outermost call (its records')
+thread_local uint32_t t_owner_cupti = 0;      // CUPTI's id of the outermost call (its records')
+thread_local uint64_t t_owner_external = 0;   // the external id the outermost call's work carries
+thread_local bool t_in_runtime_call = false;  // the outermost call is a runtime call
 
 int64_t this_tid() {
   if (t_tid == 0) t_tid = static_cast<int64_t>(syscall(SYS_gettid));  // once per thread
@@ -84,6 +86,11 @@ struct needs {
   bool kernels, copies, sets, allocations;
 };
 
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
 // The API calls whose CUPTI correlation id activity records of the enabled kinds carry: their
 // callbacks give each record its launching thread and the core id of the launching call.
 bool callback_needed(const char* name, const needs& n) {
@@ -105,6 +112,7 @@ cupti_session::cupti_session(cupti_api& api, backend_sink& sink)
       processor_{sink, correlations_},
       counting_{api, sink, processor_, correlations_, plugin_counter_sets()} {
   processor_.set_graph_counting(&counting_.graphs());
+  nested_driver_traced_ = env_flag("ROCPROF_CUDA_NESTED_DRIVER_API");
 }
 
 cupti_session::~cupti_session() {
@@ -190,6 +198,8 @@ void cupti_session::enable_callbacks() {
   trace_code_objects_ = sink_.enabled(cuda_domain::code_objects) || n.kernels || sampler_;
   const bool runtime = sink_.enabled(cuda_domain::runtime_api);
   const bool driver = sink_.enabled(cuda_domain::driver_api);
+  // The runtime calls are traced: the driver calls they make are not, unless asked for.
+  skip_nested_driver_.store(runtime && !nested_driver_traced_, std::memory_order_relaxed);
   // What needs the launching thread at launch time (launch_callbacks_needed in the README):
   // counting, PC sampling's launch ids, API tracing (its callbacks see the launches anyway),
   // and external ids pushed or requested for the launched work.
@@ -204,12 +214,13 @@ void cupti_session::enable_callbacks() {
     bool traced;
     std::bitset<max_cbid>& bits;
     std::bitset<max_cbid>& enabled;
+    std::bitset<max_cbid>& launching;
   };
   for (const domain_plan& d :
        {domain_plan{CUPTI_CB_DOMAIN_RUNTIME_API, api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
-                    runtime, traced_runtime_, enabled_runtime_},
+                    runtime, traced_runtime_, enabled_runtime_, launching_runtime_},
         domain_plan{CUPTI_CB_DOMAIN_DRIVER_API, api_domain::driver, CUPTI_DRIVER_TRACE_CBID_SIZE,
-                    driver, traced_driver_, enabled_driver_}}) {
+                    driver, traced_driver_, enabled_driver_, launching_driver_}}) {
     if (!d.traced && !trace_activity_) continue;
     // Per cbid, so that only the requested operations, and the calls that launch requested GPU
     // work (for their thread and correlation id), cost a callback.
@@ -219,6 +230,10 @@ void cupti_session::enable_callbacks() {
       const bool traced = d.traced && sink_.api_traced(d.ours, cbid);
       // Only ever set while running: callbacks read these bits without a lock.
       if (traced) d.bits.set(cbid);
+      // Calls that begin a stream capture count too: launches into the capture are told apart.
+      if ((trace_activity_ || sampler_) && (callback_needed(name, needs{true, true, true, true}) ||
+                                            (launch_work_of(name) & begins_capture) != 0))
+        d.launching.set(cbid);
       const bool counted =
           counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && launch_counting::handles(cbid);
       const bool launch = trace_activity_ && callback_needed(name, n);
@@ -300,7 +315,17 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                            const CUpti_CallbackData& cb) {
   if (first_call_armed_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
-  const bool traced = cbid < max_cbid && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
+  // Most driver callbacks under API tracing are a runtime call's own driver calls: the first
+  // test, before any other work, so that they cost next to nothing when not traced.
+  const bool in_range = cbid < max_cbid;
+  if (!runtime && t_in_runtime_call &&
+      (skip_nested_driver_.load(std::memory_order_relaxed) ||
+       !(in_range && traced_driver_.test(cbid)))) {
+    on_nested_driver(cbid, cb);
+    return;
+  }
+  const bool traced = in_range && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
+  const bool launching = in_range && (runtime ? launching_runtime_ : launching_driver_).test(cbid);
   api_event e;
   e.domain = runtime ? api_domain::runtime : api_domain::driver;
   e.cbid = cbid;
@@ -318,16 +343,22 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       e.external_id = sink_.external_id();
     }
     // Work launched by nested calls (a runtime call's driver calls) belongs to the outermost.
-    if (t_depth == 0) {
+    const bool outermost = t_depth == 0;
+    if (outermost) {
       t_owner = e.correlation_id;
       t_owner_cupti = cb.correlationId;
+      t_in_runtime_call = runtime;
     }
-    e.external_id =
-        launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner, t_depth == 0,
-                           e.external_id, cb.functionParams, &launches_into_capture);
+    // Only calls that launch work ask for its external id and fill the correlation map: the
+    // work's records are the only readers.
+    if (launching) {
+      e.external_id = launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner, outermost,
+                                         e.external_id, cb.functionParams, &launches_into_capture);
+      correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});
+    }
+    if (outermost) t_owner_external = e.external_id;
     if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
     ++t_depth;
-    correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});
     if (cb.correlationData != nullptr) *cb.correlationData = e.start_ns;
     if (!runtime && launch_counting::handles(cbid))
       counting_.enter(cbid, cb,
@@ -341,7 +372,7 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
   if (t_depth == 0) return;
   if (!runtime && launch_counting::handles(cbid)) counting_.exit(cbid, cb);
   e.end_ns = boottime_ns();
-  --t_depth;
+  if (--t_depth == 0) t_in_runtime_call = false;
   e.correlation_id = t_depth < max_depth ? t_own[t_depth] : 0;
   e.start_ns = cb.correlationData != nullptr ? *cb.correlationData : e.end_ns;
   if (traced) {
@@ -351,6 +382,21 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       e.return_code = *static_cast<const int32_t*>(cb.functionReturnValue);
     sink_.api_exit(e);
   }
+}
+
+void cupti_session::on_nested_driver(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {
+  // No record, no id of its own: its work carries the runtime call's ids, the outermost's.
+  const bool counted = launch_counting::handles(cbid);
+  if (cb.callbackSite != CUPTI_API_ENTER) {
+    if (counted) counting_.exit(cbid, cb);
+    return;
+  }
+  // Work records may carry this call's CUPTI id rather than the runtime call's.
+  if (cbid < max_cbid && launching_driver_.test(cbid))
+    correlations_.put(cb.correlationId, correlation_entry{t_owner, t_owner_external, t_tid, 0});
+  if (counted)
+    counting_.enter(cbid, cb,
+                    launch_ids{t_owner, t_owner_external, t_tid, cb.correlationId, t_owner_cupti});
 }
 
 void cupti_session::register_agents_once() {
