@@ -20,24 +20,36 @@
 #include "stream_capture.hpp"
 
 namespace rocprof::cuda {
+
+// Per-thread state of the API callbacks, in one block: the plugin is dlopen'ed, so each access
+// to a thread_local costs a __tls_get_addr call; the callbacks take its address once. Plain data:
+// the first touch per thread may make the loader allocate this library's TLS block, once; after
+// that nothing allocates.
+constexpr uint32_t max_depth = 16;
+struct api_thread {
+  int64_t tid = 0;
+  uint32_t depth = 0;
+  bool in_runtime_call = false;  // the outermost call is a runtime call
+  uint32_t owner_cupti = 0;      // CUPTI's id of the outermost call (its records')
+  uint64_t owner = 0;            // the core's id of the outermost call
+  uint64_t owner_external = 0;   // the external id the outermost call's work carries
+  uint64_t own[max_depth] = {};
+};
 namespace {
 
 std::atomic<cupti_session*> g_session{nullptr};
 
-// Per-thread state of the API callbacks. Plain data: the first touch per thread may make the
-// loader allocate this library's TLS block, once; after that nothing allocates.
-constexpr uint32_t max_depth = 16;
-thread_local int64_t t_tid = 0;
-thread_local uint32_t t_depth = 0;
-thread_local uint64_t t_own[max_depth] = {};
-thread_local uint64_t t_owner = 0;
-thread_local uint32_t t_owner_cupti = 0;      // CUPTI's id of the outermost call (its records')
-thread_local uint64_t t_owner_external = 0;   // the external id the outermost call's work carries
-thread_local bool t_in_runtime_call = false;  // the outermost call is a runtime call
+thread_local api_thread t_api;
 
-int64_t this_tid() {
-  if (t_tid == 0) t_tid = static_cast<int64_t>(syscall(SYS_gettid));  // once per thread
-  return t_tid;
+// Out of line on purpose: a pointer the caller keeps in a register. With the thread_local named
+// inline, GCC recomputes its address (another __tls_get_addr) after every call it makes.
+__attribute__((noinline)) api_thread* this_thread_api() {
+  return &t_api;
+}
+
+int64_t this_tid(api_thread& t) {
+  if (t.tid == 0) t.tid = static_cast<int64_t>(syscall(SYS_gettid));  // once per thread
+  return t.tid;
 }
 
 uint64_t boottime_ns() {
@@ -189,6 +201,7 @@ void cupti_session::enable_callbacks() {
   // Counting needs the launches (dispatch ids at launch, the profiler around them) and the
   // kernel and copy records (graph ranges are matched with them).
   const bool counting = sink_.counting_requested();
+  counting_on_.store(counting, std::memory_order_relaxed);
   const needs n{sink_.enabled(cuda_domain::kernel_dispatch) || counting,
                 sink_.enabled(cuda_domain::memory_copy) || counting,
                 sink_.enabled(cuda_domain::memory_set),
@@ -314,23 +327,26 @@ void cupti_session::enable_activities() {
 void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                            const CUpti_CallbackData& cb) {
   if (first_call_armed_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
+  api_thread& t = *this_thread_api();
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  const bool in_range = cbid < max_cbid;
   // Most driver callbacks under API tracing are a runtime call's own driver calls: the first
   // test, before any other work, so that they cost next to nothing when not traced.
-  const bool in_range = cbid < max_cbid;
-  if (!runtime && t_in_runtime_call &&
+  if (!runtime && t.in_runtime_call &&
       (skip_nested_driver_.load(std::memory_order_relaxed) ||
        !(in_range && traced_driver_.test(cbid)))) {
-    on_nested_driver(cbid, cb);
+    on_nested_driver(t, cbid, cb);
     return;
   }
   const bool traced = in_range && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
   const bool launching = in_range && (runtime ? launching_runtime_ : launching_driver_).test(cbid);
+  const bool counted =
+      !runtime && counting_on_.load(std::memory_order_relaxed) && launch_counting::handles(cbid);
   api_event e;
   e.domain = runtime ? api_domain::runtime : api_domain::driver;
   e.cbid = cbid;
   e.name = cb.functionName;
-  e.tid = this_tid();
+  e.tid = this_tid(t);
   e.args = cb.functionParams;
   e.cuda_context = reinterpret_cast<uint64_t>(cb.context);
   e.cuda_context_uid = cb.contextUid;
@@ -343,37 +359,37 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       e.external_id = sink_.external_id();
     }
     // Work launched by nested calls (a runtime call's driver calls) belongs to the outermost.
-    const bool outermost = t_depth == 0;
+    const bool outermost = t.depth == 0;
     if (outermost) {
-      t_owner = e.correlation_id;
-      t_owner_cupti = cb.correlationId;
-      t_in_runtime_call = runtime;
+      t.owner = e.correlation_id;
+      t.owner_cupti = cb.correlationId;
+      t.in_runtime_call = runtime;
     }
     // Only calls that launch work ask for its external id and fill the correlation map: the
     // work's records are the only readers.
     if (launching) {
-      e.external_id = launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner, outermost,
+      e.external_id = launch_external_id(sink_, e.domain, cbid, cb.functionName, t.owner, outermost,
                                          e.external_id, cb.functionParams, &launches_into_capture);
-      correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});
+      correlations_.put(cb.correlationId, correlation_entry{t.owner, e.external_id, e.tid, 0});
     }
-    if (outermost) t_owner_external = e.external_id;
-    if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
-    ++t_depth;
+    if (outermost) t.owner_external = e.external_id;
+    if (t.depth < max_depth) t.own[t.depth] = e.correlation_id;
+    ++t.depth;
     if (cb.correlationData != nullptr) *cb.correlationData = e.start_ns;
-    if (!runtime && launch_counting::handles(cbid))
+    if (counted)
       counting_.enter(cbid, cb,
-                      launch_ids{t_owner, e.external_id, e.tid, cb.correlationId, t_owner_cupti});
+                      launch_ids{t.owner, e.external_id, e.tid, cb.correlationId, t.owner_cupti});
     return;
   }
   // An exit whose entry this thread never processed closes nothing: a call already in flight
   // when tracing began (the runtime call inside which cuInit ran the injection and the tools'
   // deferred start), or a callback enabled between its entry and its exit. Processing it would
   // emit a record that was never opened and end the owner of the launches that follow.
-  if (t_depth == 0) return;
-  if (!runtime && launch_counting::handles(cbid)) counting_.exit(cbid, cb);
+  if (t.depth == 0) return;
+  if (counted) counting_.exit(cbid, cb);
   e.end_ns = boottime_ns();
-  if (--t_depth == 0) t_in_runtime_call = false;
-  e.correlation_id = t_depth < max_depth ? t_own[t_depth] : 0;
+  if (--t.depth == 0) t.in_runtime_call = false;
+  e.correlation_id = t.depth < max_depth ? t.own[t.depth] : 0;
   e.start_ns = cb.correlationData != nullptr ? *cb.correlationData : e.end_ns;
   if (traced) {
     e.retval = cb.functionReturnValue;
@@ -384,19 +400,21 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
   }
 }
 
-void cupti_session::on_nested_driver(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {
+void cupti_session::on_nested_driver(api_thread& t, CUpti_CallbackId cbid,
+                                     const CUpti_CallbackData& cb) {
   // No record, no id of its own: its work carries the runtime call's ids, the outermost's.
-  const bool counted = launch_counting::handles(cbid);
+  const bool counted =
+      counting_on_.load(std::memory_order_relaxed) && launch_counting::handles(cbid);
   if (cb.callbackSite != CUPTI_API_ENTER) {
     if (counted) counting_.exit(cbid, cb);
     return;
   }
   // Work records may carry this call's CUPTI id rather than the runtime call's.
   if (cbid < max_cbid && launching_driver_.test(cbid))
-    correlations_.put(cb.correlationId, correlation_entry{t_owner, t_owner_external, t_tid, 0});
+    correlations_.put(cb.correlationId, correlation_entry{t.owner, t.owner_external, t.tid, 0});
   if (counted)
     counting_.enter(cbid, cb,
-                    launch_ids{t_owner, t_owner_external, t_tid, cb.correlationId, t_owner_cupti});
+                    launch_ids{t.owner, t.owner_external, t.tid, cb.correlationId, t.owner_cupti});
 }
 
 void cupti_session::register_agents_once() {

@@ -24,6 +24,8 @@
 
 namespace rocprof::cuda {
 
+struct api_thread;  // the API callbacks' per-thread state (cupti_session.cpp)
+
 enum class session_state : uint8_t { idle, running, conflict, failed };
 
 class cupti_session {
@@ -97,7 +99,7 @@ class cupti_session {
  private:
   void enable_callbacks();
   // A driver callback inside a runtime call while nested driver calls are not traced.
-  void on_nested_driver(CUpti_CallbackId cbid, const CUpti_CallbackData& cb);
+  void on_nested_driver(api_thread& t, CUpti_CallbackId cbid, const CUpti_CallbackData& cb);
   // Whether launches are attributed from API activity records rather than launch callbacks
   // (decided at the first enable; once callbacks are needed they stay on).
   bool attribute_by_api_records(bool launch_hooks_needed);
@@ -143,6 +145,7 @@ class cupti_session {
   std::bitset<max_cbid> launching_runtime_, launching_driver_;
   bool nested_driver_traced_ = false;
   std::atomic<bool> skip_nested_driver_{false};  // runtime traced, nested driver calls not
+  std::atomic<bool> counting_on_{false};  // a context asked for counting: launches are watched
   std::function<void()> first_call_hook_;
   std::atomic<bool> first_call_armed_{false};
   bool flush_period_set_ = false;
