@@ -15,10 +15,15 @@ Configurations (median of --runs interleaved runs):
   *-nested       the same with ROCPROF_CUDA_NESTED_DRIVER_API=1 (the driver calls recorded)
 Prints ns per call pair added over the empty callback and its ratio to the minimal collector's;
 --json writes them. Runs on any Linux machine (CPU only).
+--instructions runs each configuration once under valgrind's callgrind instead and reports
+instructions per pair on the application's thread (deterministic: what to compare on a busy
+machine, where wall-clock numbers swing with the load and with page-fault costs).
 """
 import argparse
+import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -31,6 +36,32 @@ def run(cmd, env, timeout=600):
         if line.startswith("FAKE_CUPTI_BENCH "):
             return json.loads(line[len("FAKE_CUPTI_BENCH "):]), p
     return None, p
+
+
+COUNTED = {"empty_ns": "bench_empty_pairs", "minimal_ns": "bench_minimal_pairs",
+           "profiler_ns": "bench_profiler_pairs"}
+
+
+def run_counted(cmd, env, calls, out_dir):
+    """Runs under callgrind; returns instructions per pair in the FAKE_CUPTI_BENCH keys."""
+    for f in glob.glob(os.path.join(out_dir, "cg.*")):
+        os.remove(f)
+    vg = ["valgrind", "--tool=callgrind", "--trace-children=yes", "--separate-threads=yes",
+          "--toggle-collect=fake_cupti_bench_api_pairs",
+          "--callgrind-out-file=" + os.path.join(out_dir, "cg.%p")]
+    result, p = run(vg + cmd, env, timeout=1800)
+    if result is None:
+        return None, p
+    counts = {k: 0 for k in COUNTED}
+    for f in glob.glob(os.path.join(out_dir, "cg.*")):
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", f], capture_output=True,
+                              text=True).stdout
+        for key, fn in COUNTED.items():
+            # The function's own line (its callers' "=> fn" lines contain '=').
+            m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+[^\n=]*::" + fn + r"\(", text, re.M)
+            if m:
+                counts[key] += int(m.group(1).replace(",", ""))
+    return {k: v / calls for k, v in counts.items()}, p
 
 
 def main():
@@ -46,7 +77,11 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", help="comma list of configurations to run")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instructions per pair under callgrind (one run each)")
     args = ap.parse_args()
+    if args.instructions:
+        args.runs = 1
 
     work = tempfile.mkdtemp(prefix="cuda_callbacks_")
     base = dict(os.environ, CUPTI_LIB=args.fake)
@@ -85,7 +120,8 @@ def main():
     for _ in range(args.runs):
         for name, make in configs.items():
             cmd, env = make()
-            result, p = run(cmd, env)
+            result, p = (run_counted(cmd, env, args.calls, work) if args.instructions
+                         else run(cmd, env))
             if result is None or result["profiler_ns"] <= 0:
                 print(f"{name}: no result (exit {p.returncode})\n{p.stdout[-1500:]}"
                       f"\n{p.stderr[-1500:]}", file=sys.stderr)
@@ -93,16 +129,17 @@ def main():
             samples[name].append(result)
 
     results = {}
+    unit = "instr" if args.instructions else "ns"
     print(f"CUDA API callback cost, {args.calls} runtime calls each with one nested driver call, "
           f"median of {args.runs}")
-    print(f"{'configuration':<20} {'ns/pair':>9} {'minimal':>9} {'ratio':>7}")
+    print(f"{'configuration':<20} {unit + '/pair':>11} {'minimal':>9} {'ratio':>7}")
     for name, runs in samples.items():
         added = statistics.median(r["profiler_ns"] - r["empty_ns"] for r in runs)
         minimal = statistics.median(r["minimal_ns"] - r["empty_ns"] for r in runs)
         ratio = added / minimal if minimal > 0 else float("inf")
-        results[name] = {"added_ns": round(added, 1), "minimal_ns": round(minimal, 1),
+        results[name] = {"added_" + unit: round(added, 1), "minimal_" + unit: round(minimal, 1),
                          "ratio_to_minimal": round(ratio, 2)}
-        print(f"{name:<20} {added:>9.1f} {minimal:>9.1f} {ratio:>6.2f}x")
+        print(f"{name:<20} {added:>11.1f} {minimal:>9.1f} {ratio:>6.2f}x")
     print("CUDA_CALLBACKS_BENCH " + json.dumps(results))
     if args.json:
         with open(args.json, "w") as f:

@@ -6,10 +6,11 @@
 // that misses gets false and the processor assigns a fresh id (see activity_processor.cpp).
 #pragma once
 
+#include <sys/mman.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -31,13 +32,20 @@ class correlation_map {
     while (cap < capacity)
       cap <<= 1;
     mask_ = cap - 1;
-    // calloc: zero pages come from the kernel on first touch, so the 40 MB table of the
-    // default capacity costs memory only for the ids actually used. A zero slot is empty.
+    // Anonymous memory: zero pages come from the kernel on first touch, so the 40 MB table of
+    // the default capacity costs memory only for the ids actually used. A zero slot is empty.
+    // Ids advance through the table, each new page faulting inside an API callback: huge pages
+    // where the kernel allows them (THP "madvise") make that one fault per 2 MB, not per 4 KB.
     static_assert(std::is_trivially_default_constructible_v<slot> &&
                       std::atomic<uint64_t>::is_always_lock_free,
                   "slots must be valid as zeroed memory");
-    slots_.reset(static_cast<slot*>(std::calloc(cap, sizeof(slot))));
-    if (!slots_) throw std::bad_alloc{};
+    const size_t bytes = cap * sizeof(slot);
+    void* table = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (table == MAP_FAILED) throw std::bad_alloc{};
+    (void)madvise(table, bytes, MADV_HUGEPAGE);  // a hint: refused, 4 KB pages serve as well
+    slots_ =
+        std::unique_ptr<slot[], unmap_deleter>{static_cast<slot*>(table), unmap_deleter{bytes}};
   }
 
   void put(uint32_t cupti_id, const correlation_entry& e) noexcept {
@@ -74,11 +82,14 @@ class correlation_map {
     std::atomic<int64_t> tid;
     std::atomic<uint64_t> dispatch_id;
   };
-  struct free_deleter {
-    void operator()(slot* p) const noexcept { std::free(p); }
+  struct unmap_deleter {
+    unmap_deleter() noexcept : bytes{0} {}
+    explicit unmap_deleter(size_t n) noexcept : bytes{n} {}
+    size_t bytes;
+    void operator()(slot* p) const noexcept { munmap(p, bytes); }
   };
   size_t mask_ = 0;
-  std::unique_ptr<slot[], free_deleter> slots_;
+  std::unique_ptr<slot[], unmap_deleter> slots_;
 };
 
 }  // namespace rocprof::cuda
