@@ -51,6 +51,38 @@ uint64_t now() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
 }
 
+// FAKE_CUPTI_NESTED_DRIVER=1: each runtime launch makes a nested cuLaunchKernel, whose
+// callbacks come between the runtime call's ENTER and EXIT (as the real runtime's do); the
+// kernel record keeps the runtime call's id.
+bool nested_driver_calls() {
+  static const bool on = [] {
+    const char* v = std::getenv("FAKE_CUPTI_NESTED_DRIVER");
+    return v != nullptr && *v == '1';
+  }();
+  return on;
+}
+
+void nested_driver_launch() {
+  if (!g_subscribed || g_callback == nullptr ||
+      !g_driver_enabled[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel])
+    return;
+  uint64_t slot = 0;
+  cuLaunchKernel_params params{};
+  params.gridDimX = 64;
+  params.blockDimX = 128;
+  CUresult ret = CUDA_SUCCESS;
+  CUpti_CallbackData cb{};
+  cb.functionName = "cuLaunchKernel";
+  cb.functionParams = &params;
+  cb.functionReturnValue = &ret;
+  cb.correlationId = g_next_correlation++;
+  cb.correlationData = &slot;
+  cb.callbackSite = CUPTI_API_ENTER;
+  g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+  cb.callbackSite = CUPTI_API_EXIT;
+  g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+}
+
 // One runtime API call: ENTER and EXIT callbacks when enabled, with `params` (the call's
 // parameter struct, as CUPTI hands it); returns its CUPTI correlation id.
 uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
@@ -79,6 +111,7 @@ uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   cb.functionReturnValue = &ret;
   cb.callbackSite = CUPTI_API_ENTER;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+  if (cbid == launch_cbid && nested_driver_calls()) nested_driver_launch();
   cb.callbackSite = CUPTI_API_EXIT;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
   return id;
