@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "cupti_session.hpp"
@@ -33,10 +34,11 @@ struct fixture {
   test::recording_sink sink;
   cupti_session session{api, sink};
 
-  explicit fixture(bool nested) {
+  // nested: record the nested driver calls or not; unset: as the environment says.
+  explicit fixture(std::optional<bool> nested) {
     api.name_launch_calls();
     sink.enable_all();
-    session.trace_nested_driver_calls(nested);
+    if (nested) session.trace_nested_driver_calls(*nested);
     EXPECT_EQ(session.start(), session_state::running);
   }
   ~fixture() { session.stop(); }
@@ -127,24 +129,10 @@ TEST(nested_driver_calls, are_recorded_on_request_inside_their_runtime_call) {
 
 TEST(nested_driver_calls, the_environment_variable_turns_them_on) {
   ::setenv("ROCPROF_CUDA_NESTED_DRIVER_API", "1", 1);
-  test::synthetic_cupti api;
-  api.name_launch_calls();
-  test::recording_sink sink;
-  sink.enable_all();
-  cupti_session s{api, sink};
+  fixture f{std::nullopt};  // the session reads the variable when it is made
   ::unsetenv("ROCPROF_CUDA_NESTED_DRIVER_API");
-  ASSERT_EQ(s.start(), session_state::running);
-  uint64_t rt = 0, drv = 0;
-  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid,
-           site(CUPTI_API_ENTER, 80, "cudaLaunchKernel", &rt));
-  s.on_api(CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid,
-           site(CUPTI_API_ENTER, 81, "cuLaunchKernel", &drv));
-  s.on_api(CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid,
-           site(CUPTI_API_EXIT, 81, "cuLaunchKernel", &drv));
-  s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid,
-           site(CUPTI_API_EXIT, 80, "cudaLaunchKernel", &rt));
-  EXPECT_EQ(sink.api.size(), 2U);
-  s.stop();
+  f.runtime_launch();
+  EXPECT_EQ(f.sink.api.size(), 3U);
 }
 
 }  // namespace
