@@ -132,6 +132,12 @@ std::vector<option_spec> domain_rows() {
           .traces("CUDA_DRIVER_API")
           .shares("cuda_api")
           .by("cuda"),
+      row("cuda_nested_driver_trace", "cuda-nested-driver-trace")
+          .to("ROCPROF_CUDA_NESTED_DRIVER_API", ef::flag)
+          .in(k_granular)
+          .meta("BOOL")
+          .says("Also record the driver calls that CUDA runtime calls make (off: with the "
+                "runtime traced, only the application's own driver calls are recorded)"),
 
       // Counters
       row("pmc", "pmc")

@@ -18,10 +18,19 @@ namespace {
 // The scopes of the traced API calls this thread is inside: CUPTI gives ENTER and EXIT as two
 // callbacks, so the scope the core wants "on the caller's stack" lives here instead. Deeper
 // nesting than this is not traced (never seen: CUDA nests a runtime call's driver calls only).
+// One thread_local block, its address taken once per call (each access to a thread_local of
+// this dlopen'ed library is a __tls_get_addr call).
 constexpr uint32_t max_scopes = 16;
-thread_local rocprof_api_scope_t t_scopes[max_scopes];
-thread_local uint32_t t_scope_depth = 0;
-thread_local uint32_t t_scope_overflow = 0;
+struct scope_stack {
+  rocprof_api_scope_t scopes[max_scopes];
+  uint32_t depth = 0;
+  uint32_t overflow = 0;
+};
+thread_local scope_stack t_stack;
+// Out of line: the caller keeps the pointer (GCC otherwise recomputes the address after calls).
+__attribute__((noinline)) scope_stack* this_thread_scopes() {
+  return &t_stack;
+}
 
 rocprofiler_callback_tracing_kind_t callback_kind_of(api_domain d) {
   return d == api_domain::runtime ? ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API
@@ -69,6 +78,11 @@ rocprofiler_callback_tracing_cuda_api_data_t payload_of(const api_event& e) {
 void abi_sink::set_kinds(const rocprof_enabled_kinds_t& kinds) {
   kinds_ = rocprof_enabled_kinds_t{};
   std::memcpy(&kinds_, &kinds, kinds.size < sizeof(kinds_) ? kinds.size : sizeof(kinds_));
+  // A core that does not say which request services exist may have some: always ask it.
+  const bool told = kinds_.size >= offsetof(rocprof_enabled_kinds_t, external_request_kinds) +
+                                       sizeof(kinds_.external_request_kinds);
+  request_kinds_.store(told ? kinds_.external_request_kinds : ~uint64_t{0},
+                       std::memory_order_relaxed);
 }
 
 uint64_t abi_sink::pc_sampling_interval() {
@@ -151,12 +165,13 @@ uint64_t abi_sink::external_id() {
 }
 
 void abi_sink::api_enter(api_event& e) {
-  if (t_scope_depth >= max_scopes) {
-    ++t_scope_overflow;
+  scope_stack& stack = *this_thread_scopes();
+  if (stack.depth >= max_scopes) {
+    ++stack.overflow;
     e.correlation_id = core_->next_correlation_id();
     return;
   }
-  rocprof_api_scope_t& scope = t_scopes[t_scope_depth++];
+  rocprof_api_scope_t& scope = stack.scopes[stack.depth++];
   scope = rocprof_api_scope_t{};
   scope.size = sizeof(scope);
   rocprofiler_callback_tracing_cuda_api_data_t payload = payload_of(e);
@@ -167,12 +182,13 @@ void abi_sink::api_enter(api_event& e) {
 }
 
 void abi_sink::api_exit(const api_event& e) {
-  if (t_scope_overflow > 0) {
-    --t_scope_overflow;
+  scope_stack& stack = *this_thread_scopes();
+  if (stack.overflow > 0) {
+    --stack.overflow;
     return;
   }
-  if (t_scope_depth == 0) return;
-  rocprof_api_scope_t& scope = t_scopes[--t_scope_depth];
+  if (stack.depth == 0) return;
+  rocprof_api_scope_t& scope = stack.scopes[--stack.depth];
   rocprofiler_callback_tracing_cuda_api_data_t payload = payload_of(e);
   core_->api_exit(&scope, &payload);
   const rocprofiler_buffer_tracing_kind_t kind = buffer_kind_of(e.domain);
@@ -430,6 +446,8 @@ bool abi_sink::request_external_id(cuda_domain work, uint32_t operation, uint64_
     default:
       return false;
   }
+  // Asked at every launch: no call into the core when no context requested this kind of work.
+  if ((request_kinds_.load(std::memory_order_relaxed) & (uint64_t{1} << kind)) == 0) return false;
   rocprofiler_user_data_t value{};
   if (core_->request_external_correlation_id(
           kind, static_cast<rocprofiler_tracing_operation_t>(operation), internal_id, &value) == 0)

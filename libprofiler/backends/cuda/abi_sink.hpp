@@ -56,6 +56,8 @@ class abi_sink final : public backend_sink {
 
   const rocprof_core_services_t* core_;
   rocprof_enabled_kinds_t kinds_{};
+  // kinds_.external_request_kinds for the application's threads (all bits: the core is older).
+  std::atomic<uint64_t> request_kinds_{~uint64_t{0}};
   std::once_flag cpu_once_;
   std::atomic<uint64_t> cpu_agent_{0};
   mutable std::mutex agents_mutex_;

@@ -20,22 +20,36 @@
 #include "stream_capture.hpp"
 
 namespace rocprof::cuda {
+
+// Per-thread state of the API callbacks, in one block: the plugin is dlopen'ed, so each access
+// to a thread_local costs a __tls_get_addr call; the callbacks take its address once. Plain data:
+// the first touch per thread may make the loader allocate this library's TLS block, once; after
+// that nothing allocates.
+constexpr uint32_t max_depth = 16;
+struct api_thread {
+  int64_t tid = 0;
+  uint32_t depth = 0;
+  bool in_runtime_call = false;  // the outermost call is a runtime call
+  uint32_t owner_cupti = 0;      // CUPTI's id of the outermost call (its records')
+  uint64_t owner = 0;            // the core's id of the outermost call
+  uint64_t owner_external = 0;   // the external id the outermost call's work carries
+  uint64_t own[max_depth] = {};
+};
 namespace {
 
 std::atomic<cupti_session*> g_session{nullptr};
 
-// Per-thread state of the API callbacks. Plain data: the first touch per thread may make the
-// loader allocate this library's TLS block, once; after that nothing allocates.
-constexpr uint32_t max_depth = 16;
-thread_local int64_t t_tid = 0;
-thread_local uint32_t t_depth = 0;
-thread_local uint64_t t_own[max_depth] = {};
-thread_local uint64_t t_owner = 0;
-thread_local uint32_t t_owner_cupti = 0;  // CUPTI's id of the outermost call (its records')
+thread_local api_thread t_api;
 
-int64_t this_tid() {
-  if (t_tid == 0) t_tid = static_cast<int64_t>(syscall(SYS_gettid));  // once per thread
-  return t_tid;
+// Out of line on purpose: a pointer the caller keeps in a register. With the thread_local named
+// inline, GCC recomputes its address (another __tls_get_addr) after every call it makes.
+__attribute__((noinline)) api_thread* this_thread_api() {
+  return &t_api;
+}
+
+int64_t this_tid(api_thread& t) {
+  if (t.tid == 0) t.tid = static_cast<int64_t>(syscall(SYS_gettid));  // once per thread
+  return t.tid;
 }
 
 uint64_t boottime_ns() {
@@ -84,6 +98,11 @@ struct needs {
   bool kernels, copies, sets, allocations;
 };
 
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
 // The API calls whose CUPTI correlation id activity records of the enabled kinds carry: their
 // callbacks give each record its launching thread and the core id of the launching call.
 bool callback_needed(const char* name, const needs& n) {
@@ -105,6 +124,7 @@ cupti_session::cupti_session(cupti_api& api, backend_sink& sink)
       processor_{sink, correlations_},
       counting_{api, sink, processor_, correlations_, plugin_counter_sets()} {
   processor_.set_graph_counting(&counting_.graphs());
+  nested_driver_traced_ = env_flag("ROCPROF_CUDA_NESTED_DRIVER_API");
 }
 
 cupti_session::~cupti_session() {
@@ -173,6 +193,7 @@ void cupti_session::enable_callbacks() {
   // Counting needs the launches (dispatch ids at launch, the profiler around them) and the
   // kernel and copy records (graph ranges are matched with them).
   const bool counting = sink_.counting_requested();
+  counting_on_.store(counting, std::memory_order_relaxed);
   const needs n{sink_.enabled(cuda_domain::kernel_dispatch) || counting,
                 sink_.enabled(cuda_domain::memory_copy) || counting,
                 sink_.enabled(cuda_domain::memory_set),
@@ -182,6 +203,8 @@ void cupti_session::enable_callbacks() {
   trace_code_objects_ = sink_.enabled(cuda_domain::code_objects) || n.kernels || sampler_;
   const bool runtime = sink_.enabled(cuda_domain::runtime_api);
   const bool driver = sink_.enabled(cuda_domain::driver_api);
+  // The runtime calls are traced: the driver calls they make are not, unless asked for.
+  skip_nested_driver_.store(runtime && !nested_driver_traced_, std::memory_order_relaxed);
   // What needs the launching thread at launch time (launch_callbacks_needed in the README):
   // counting, PC sampling's launch ids, API tracing (its callbacks see the launches anyway),
   // and external ids pushed or requested for the launched work.
@@ -196,12 +219,13 @@ void cupti_session::enable_callbacks() {
     bool traced;
     std::bitset<max_cbid>& bits;
     std::bitset<max_cbid>& enabled;
+    std::bitset<max_cbid>& launching;
   };
   for (const domain_plan& d :
        {domain_plan{CUPTI_CB_DOMAIN_RUNTIME_API, api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
-                    runtime, traced_runtime_, enabled_runtime_},
+                    runtime, traced_runtime_, enabled_runtime_, launching_runtime_},
         domain_plan{CUPTI_CB_DOMAIN_DRIVER_API, api_domain::driver, CUPTI_DRIVER_TRACE_CBID_SIZE,
-                    driver, traced_driver_, enabled_driver_}}) {
+                    driver, traced_driver_, enabled_driver_, launching_driver_}}) {
     if (!d.traced && !trace_activity_) continue;
     // Per cbid, so that only the requested operations, and the calls that launch requested GPU
     // work (for their thread and correlation id), cost a callback.
@@ -211,6 +235,10 @@ void cupti_session::enable_callbacks() {
       const bool traced = d.traced && sink_.api_traced(d.ours, cbid);
       // Only ever set while running: callbacks read these bits without a lock.
       if (traced) d.bits.set(cbid);
+      // Calls that begin a stream capture count too: launches into the capture are told apart.
+      if ((trace_activity_ || sampler_) && (callback_needed(name, needs{true, true, true, true}) ||
+                                            (launch_work_of(name) & begins_capture) != 0))
+        d.launching.set(cbid);
       const bool counted =
           counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && counting_.handles(cbid);
       const bool launch = trace_activity_ && callback_needed(name, n);
@@ -296,13 +324,26 @@ void cupti_session::enable_activities() {
 void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                            const CUpti_CallbackData& cb) {
   if (deferring_.load(std::memory_order_acquire) && !pass_deferral(domain, cbid, cb)) return;
+  api_thread& t = *this_thread_api();
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
-  const bool traced = cbid < max_cbid && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
+  const bool in_range = cbid < max_cbid;
+  // Most driver callbacks under API tracing are a runtime call's own driver calls: the first
+  // test, before any other work, so that they cost next to nothing when not traced.
+  if (!runtime && t.in_runtime_call &&
+      (skip_nested_driver_.load(std::memory_order_relaxed) ||
+       !(in_range && traced_driver_.test(cbid)))) {
+    on_nested_driver(t, cbid, cb);
+    return;
+  }
+  const bool traced = in_range && (runtime ? traced_runtime_ : traced_driver_).test(cbid);
+  const bool launching = in_range && (runtime ? launching_runtime_ : launching_driver_).test(cbid);
+  const bool counted =
+      !runtime && counting_on_.load(std::memory_order_relaxed) && counting_.handles(cbid);
   api_event e;
   e.domain = runtime ? api_domain::runtime : api_domain::driver;
   e.cbid = cbid;
   e.name = cb.functionName;
-  e.tid = this_tid();
+  e.tid = this_tid(t);
   e.args = cb.functionParams;
   e.cuda_context = reinterpret_cast<uint64_t>(cb.context);
   e.cuda_context_uid = cb.contextUid;
@@ -315,31 +356,37 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       e.external_id = sink_.external_id();
     }
     // Work launched by nested calls (a runtime call's driver calls) belongs to the outermost.
-    if (t_depth == 0) {
-      t_owner = e.correlation_id;
-      t_owner_cupti = cb.correlationId;
+    const bool outermost = t.depth == 0;
+    if (outermost) {
+      t.owner = e.correlation_id;
+      t.owner_cupti = cb.correlationId;
+      t.in_runtime_call = runtime;
     }
-    e.external_id =
-        launch_external_id(sink_, e.domain, cbid, cb.functionName, t_owner, t_depth == 0,
-                           e.external_id, cb.functionParams, &launches_into_capture);
-    if (t_depth < max_depth) t_own[t_depth] = e.correlation_id;
-    ++t_depth;
-    correlations_.put(cb.correlationId, correlation_entry{t_owner, e.external_id, e.tid, 0});
+    // Only calls that launch work ask for its external id and fill the correlation map: the
+    // work's records are the only readers.
+    if (launching) {
+      e.external_id = launch_external_id(sink_, e.domain, cbid, cb.functionName, t.owner, outermost,
+                                         e.external_id, cb.functionParams, &launches_into_capture);
+      correlations_.put(cb.correlationId, correlation_entry{t.owner, e.external_id, e.tid, 0});
+    }
+    if (outermost) t.owner_external = e.external_id;
+    if (t.depth < max_depth) t.own[t.depth] = e.correlation_id;
+    ++t.depth;
     if (cb.correlationData != nullptr) *cb.correlationData = e.start_ns;
-    if (!runtime && counting_.handles(cbid))
+    if (counted)
       counting_.enter(cbid, cb,
-                      launch_ids{t_owner, e.external_id, e.tid, cb.correlationId, t_owner_cupti});
+                      launch_ids{t.owner, e.external_id, e.tid, cb.correlationId, t.owner_cupti});
     return;
   }
   // An exit whose entry this thread never processed closes nothing: a call already in flight
   // when tracing began (the runtime call inside which cuInit ran the injection and the tools'
   // deferred start), or a callback enabled between its entry and its exit. Processing it would
   // emit a record that was never opened and end the owner of the launches that follow.
-  if (t_depth == 0) return;
-  if (!runtime && counting_.handles(cbid)) counting_.exit(cbid, cb);
+  if (t.depth == 0) return;
+  if (counted) counting_.exit(cbid, cb);
   e.end_ns = boottime_ns();
-  --t_depth;
-  e.correlation_id = t_depth < max_depth ? t_own[t_depth] : 0;
+  if (--t.depth == 0) t.in_runtime_call = false;
+  e.correlation_id = t.depth < max_depth ? t.own[t.depth] : 0;
   e.start_ns = cb.correlationData != nullptr ? *cb.correlationData : e.end_ns;
   if (traced) {
     e.retval = cb.functionReturnValue;
@@ -348,6 +395,23 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
       e.return_code = *static_cast<const int32_t*>(cb.functionReturnValue);
     sink_.api_exit(e);
   }
+}
+
+void cupti_session::on_nested_driver(api_thread& t, CUpti_CallbackId cbid,
+                                     const CUpti_CallbackData& cb) {
+  // No record, no id of its own: its work carries the runtime call's ids, the outermost's.
+  const bool counted =
+      counting_on_.load(std::memory_order_relaxed) && counting_.handles(cbid);
+  if (cb.callbackSite != CUPTI_API_ENTER) {
+    if (counted) counting_.exit(cbid, cb);
+    return;
+  }
+  // Work records may carry this call's CUPTI id rather than the runtime call's.
+  if (cbid < max_cbid && launching_driver_.test(cbid))
+    correlations_.put(cb.correlationId, correlation_entry{t.owner, t.owner_external, t.tid, 0});
+  if (counted)
+    counting_.enter(cbid, cb,
+                    launch_ids{t.owner, t.owner_external, t.tid, cb.correlationId, t.owner_cupti});
 }
 
 void cupti_session::register_agents_once() {

@@ -25,6 +25,8 @@
 
 namespace rocprof::cuda {
 
+struct api_thread;  // the API callbacks' per-thread state (cupti_session.cpp)
+
 enum class session_state : uint8_t { idle, running, conflict, failed };
 
 // How the deferred tool start (defer_until_first_call) arranges CUPTI around the hook; the
@@ -92,6 +94,12 @@ class cupti_session {
   // Why start() failed (state failed), for the caller's one warning.
   const std::string& failure() const { return failure_; }
 
+  // When runtime calls are traced, the driver calls they make are not by default: their
+  // callbacks do only what GPU work needs (correlation of launches, counting). Nested driver
+  // calls that are not traced anyway take the same short path.
+  // On with ROCPROF_CUDA_NESTED_DRIVER_API=1 (rocprofv3 --cuda-nested-driver-trace), read at
+  // construction, or here (before start()). The application's direct driver calls are traced.
+  void trace_nested_driver_calls(bool on) { nested_driver_traced_ = on; }
   // The CUPTI callback bodies, public so unit tests can feed synthetic callback data.
   void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& cb);
   void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData& rd);
@@ -105,6 +113,8 @@ class cupti_session {
 
  private:
   void enable_callbacks();
+  // A driver callback inside a runtime call while nested driver calls are not traced.
+  void on_nested_driver(api_thread& t, CUpti_CallbackId cbid, const CUpti_CallbackData& cb);
   // Whether launches are attributed from API activity records rather than launch callbacks
   // (decided at the first enable; once callbacks are needed they stay on).
   bool attribute_by_api_records(bool launch_hooks_needed);
@@ -150,6 +160,12 @@ class cupti_session {
   static constexpr size_t max_cbid = 1024;
   std::bitset<max_cbid> traced_runtime_, traced_driver_;
   std::bitset<max_cbid> enabled_runtime_, enabled_driver_;  // API callbacks enabled by us
+  // Per cbid: the call may launch GPU work whose records need its CUPTI correlation id (set
+  // while GPU work or PC sampling is traced; only these calls write the correlation map).
+  std::bitset<max_cbid> launching_runtime_, launching_driver_;
+  bool nested_driver_traced_ = false;
+  std::atomic<bool> skip_nested_driver_{false};  // runtime traced, nested driver calls not
+  std::atomic<bool> counting_on_{false};  // a context asked for counting: launches are watched
   std::function<void()> first_call_hook_;
   std::atomic<bool> first_call_armed_{false};
   // Armed, or the catch-all callbacks still on: on_api asks pass_deferral.

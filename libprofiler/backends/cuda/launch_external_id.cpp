@@ -23,9 +23,13 @@ constexpr uint32_t max_cbid = 1024;
 constexpr uint32_t known = 1u << 31;
 std::atomic<uint32_t> g_work[2][max_cbid];
 
-// The tool's answer for the launch in progress on this thread (see the header).
-thread_local uint64_t t_answered_owner = 0;
-thread_local uint64_t t_answer = 0;
+// The tool's answer for the launch in progress on this thread (see the header); one block, its
+// address taken once per call (a __tls_get_addr call per access in this dlopen'ed library).
+struct kept_answer {
+  uint64_t owner = 0;
+  uint64_t value = 0;
+};
+thread_local kept_answer t_answer;
 
 // Set once a call that begins a stream capture is seen; launches are checked for capture after.
 std::atomic<bool> g_capture_begun{false};
@@ -54,8 +58,9 @@ uint32_t launch_work_of(const char* name) {
 uint64_t launch_external_id(backend_sink& sink, api_domain domain, uint32_t cbid, const char* name,
                             uint64_t owner, bool outermost, uint64_t pushed, const void* params,
                             capture_query capturing) {
-  if (outermost) t_answered_owner = 0;  // a new call: an earlier answer belongs to another
-  if (owner != 0 && owner == t_answered_owner) return t_answer;
+  kept_answer& kept = t_answer;
+  if (outermost) kept.owner = 0;  // a new call: an earlier answer belongs to another
+  if (owner != 0 && owner == kept.owner) return kept.value;
   uint32_t work = 0;
   if (cbid < max_cbid) {
     std::atomic<uint32_t>& slot = g_work[domain == api_domain::runtime ? 0 : 1][cbid];
@@ -75,8 +80,8 @@ uint64_t launch_external_id(backend_sink& sink, api_domain domain, uint32_t cbid
                         cuda_domain::memory_set, cuda_domain::memory_allocation}) {
     uint64_t answer = 0;
     if ((work & bit(d)) != 0 && sink.request_external_id(d, cbid, owner, &answer)) {
-      t_answered_owner = owner;
-      t_answer = answer;
+      kept.owner = owner;
+      kept.value = answer;
       return answer;
     }
   }

@@ -73,6 +73,16 @@ def check_sys_trace(c, rocprofv3, app, workdir, proto):
     c.check(len(api) > 0, "cuda_api_trace.csv has rows")
     c.eq(sorted({a["Domain"] for a in api}), ["CUDA_DRIVER_API", "CUDA_RUNTIME_API"],
          "API domains")
+    # The driver calls the runtime makes inside its calls are not recorded by default (issue
+    # 15); the application's own (cuDriverGetVersion) are.
+    runtime_calls = [a for a in api if a["Domain"] == "CUDA_RUNTIME_API"]
+    driver_calls = [a for a in api if a["Domain"] == "CUDA_DRIVER_API"]
+    c.check(sum(a["Function"].startswith("cuDriverGetVersion") for a in driver_calls) >=
+            want.get("direct_driver_calls", 0), "the application's own driver call recorded")
+    c.eq(sum(any(r["Thread_Id"] == d["Thread_Id"] and
+                 int(r["Start_Timestamp"]) < int(d["Start_Timestamp"]) and
+                 int(d["End_Timestamp"]) < int(r["End_Timestamp"]) for r in runtime_calls)
+             for d in driver_calls), 0, "driver records inside a runtime call (not by default)")
     fn = collections.Counter(a["Function"].split("_v")[0] for a in api
                              if a["Domain"] == "CUDA_RUNTIME_API")
     c.eq(fn["cudaLaunchKernel"], want["launch_calls"] + want["captured_launch_calls"],

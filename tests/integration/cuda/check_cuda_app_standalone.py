@@ -135,6 +135,14 @@ def main():
     c.eq(len(api_named(api, "cudaMemsetAsync")), 1, "cudaMemsetAsync calls")
     c.eq(len(api_named(api, "cudaMalloc")), want["device_allocations"], "cudaMalloc calls")
     c.check(any(a["domain"] == "CUDA_DRIVER_API" for a in api), "driver API calls recorded")
+    # Only the application's own driver calls, not those the runtime makes inside its calls.
+    runtime_calls = [a for a in api if a["domain"] == "CUDA_RUNTIME_API"]
+    driver_calls = [a for a in api if a["domain"] == "CUDA_DRIVER_API"]
+    c.check(sum(a["name"].startswith("cuDriverGetVersion") for a in driver_calls) >=
+            want.get("direct_driver_calls", 0), "the application's own driver call recorded")
+    c.eq(sum(any(r["tid"] == d["tid"] and r["start"] < d["start"] and d["end"] < r["end"]
+                 for r in runtime_calls) for d in driver_calls), 0,
+         "driver records inside a runtime call (not by default)")
     for a in api:
         if a["end"] < a["start"]:
             c.check(False, f"API call {a['name']} ends before it starts")

@@ -108,6 +108,7 @@ TEST(cupti_session, api_record_and_the_kernel_it_launched_share_one_id) {
   test::recording_sink sink;
   sink.enable_all();
   cupti_session s{api, sink};
+  s.trace_nested_driver_calls(true);  // the runtime call's driver call is recorded too
   ASSERT_EQ(s.start(), session_state::running);
 
   // cudaLaunchKernel (CUPTI id 60) calls cuLaunchKernel (CUPTI id 61); the kernel record may

@@ -11,6 +11,9 @@
 //     outside any range, then 1 more launch on the main thread outside any range.
 //   The activity records arrive only at the final flush, after every range has ended, so a
 //   region name can only come from what was captured at launch time.
+//   fake_cuda_app bench N   N runtime launches each with a nested driver launch, timed with an
+//     empty callback, a minimal collector and the profiler (benchmarks/cuda_callbacks); prints
+//     FAKE_CUPTI_BENCH {json} and nothing else.
 // Before any launch, both modes "load a module" whose cubin is this executable: its symbol table
 // defines _Z11fake_kernelPf (fake_kernel below), so the kernel links to that code object.
 // Prints FAKE_CUDA_APP_SUMMARY {json}.
@@ -96,6 +99,17 @@ int main(int argc, char** argv) {
   std::ifstream self{"/proc/self/exe", std::ios::binary};
   const std::vector<char> image{std::istreambuf_iterator<char>{self}, {}};
   load_module(image.data(), image.size(), 1);
+  if (argc > 2 && std::strcmp(argv[1], "bench") == 0) {
+    // benchmarks/cuda_callbacks: the profiler's cost per runtime call with one nested driver call.
+    auto bench = reinterpret_cast<void (*)(unsigned long long, double*)>(
+        dlsym(fake, "fake_cupti_bench_api_pairs"));
+    double ns[3] = {0, 0, 0};
+    if (bench != nullptr) bench(std::strtoull(argv[2], nullptr, 10), ns);
+    std::printf(
+        "FAKE_CUPTI_BENCH {\"empty_ns\": %.2f, \"minimal_ns\": %.2f, \"profiler_ns\": %.2f}\n",
+        ns[0], ns[1], ns[2]);
+    return 0;
+  }
   if (argc > 1 && std::strcmp(argv[1], "ranges") == 0) {
     play_ranges(launch, copy);  // everything reaches the profiler at the exit flush
     return 0;

@@ -25,6 +25,7 @@ void* g_userdata = nullptr;
 bool g_subscribed = false;
 bool g_runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};
 bool g_runtime_records[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};  // cuptiActivityEnableRuntimeApi
+bool g_driver_enabled[CUPTI_DRIVER_TRACE_CBID_SIZE] = {};
 bool g_module_loaded_enabled = false;
 bool g_kind_enabled[64] = {};
 CUpti_BuffersCallbackRequestFunc g_request = nullptr;
@@ -47,15 +48,48 @@ std::vector<CUpti_ActivityKernel10>& g_kernels = *new std::vector<CUpti_Activity
 std::vector<CUpti_ActivityMemcpy6>& g_copies = *new std::vector<CUpti_ActivityMemcpy6>;
 std::vector<CUpti_ActivityAPI>& g_api_records = *new std::vector<CUpti_ActivityAPI>;
 std::vector<size_t>& g_walk = *new std::vector<size_t>;  // record offsets of the buffer walked
-const char* const g_names[] = {"cudaLaunchKernel", "cudaMemcpy"};
+const char* const g_names[] = {"cudaLaunchKernel", "cudaMemcpy", "cuLaunchKernel"};
 constexpr uint32_t launch_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
 constexpr uint32_t memcpy_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020;
+constexpr uint32_t driver_launch_cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
 
 uint64_t now() {
   if (g_timestamp != nullptr) return g_timestamp();
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// FAKE_CUPTI_NESTED_DRIVER=1: each runtime launch makes a nested cuLaunchKernel, whose
+// callbacks come between the runtime call's ENTER and EXIT (as the real runtime's do); the
+// kernel record keeps the runtime call's id.
+bool nested_driver_calls() {
+  static const bool on = [] {
+    const char* v = std::getenv("FAKE_CUPTI_NESTED_DRIVER");
+    return v != nullptr && *v == '1';
+  }();
+  return on;
+}
+
+void nested_driver_launch() {
+  if (!g_subscribed || g_callback == nullptr ||
+      !g_driver_enabled[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel])
+    return;
+  uint64_t slot = 0;
+  cuLaunchKernel_params params{};
+  params.gridDimX = 64;
+  params.blockDimX = 128;
+  CUresult ret = CUDA_SUCCESS;
+  CUpti_CallbackData cb{};
+  cb.functionName = "cuLaunchKernel";
+  cb.functionParams = &params;
+  cb.functionReturnValue = &ret;
+  cb.correlationId = g_next_correlation++;
+  cb.correlationData = &slot;
+  cb.callbackSite = CUPTI_API_ENTER;
+  g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+  cb.callbackSite = CUPTI_API_EXIT;
+  g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
 }
 
 // One runtime API call: ENTER and EXIT callbacks when enabled, with `params` (the call's
@@ -89,6 +123,7 @@ uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   g_in_enter = id;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
   g_in_enter = 0;
+  if (cbid == launch_cbid && nested_driver_calls()) nested_driver_launch();
   cb.callbackSite = CUPTI_API_EXIT;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
   return id;
@@ -122,6 +157,8 @@ FAKE_API CUptiResult cuptiEnableCallback(uint32_t on, CUpti_SubscriberHandle,
                                          CUpti_CallbackDomain d, CUpti_CallbackId cbid) {
   if (d == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
     g_runtime_enabled[cbid] = on != 0;
+  if (d == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
+    g_driver_enabled[cbid] = on != 0;
   if (d == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
     g_module_loaded_enabled = on != 0;
   return CUPTI_SUCCESS;
@@ -133,6 +170,9 @@ FAKE_API CUptiResult cuptiEnableDomain(uint32_t on, CUpti_SubscriberHandle,
       b = on != 0;
   if (d == CUPTI_CB_DOMAIN_RUNTIME_API && on == 0 && g_in_enter != 0 && stuck_model())
     g_stuck = g_in_enter;
+  if (d == CUPTI_CB_DOMAIN_DRIVER_API)
+    for (bool& b : g_driver_enabled)
+      b = on != 0;
   return CUPTI_SUCCESS;
 }
 FAKE_API CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t cbid,
@@ -141,6 +181,8 @@ FAKE_API CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t cbid,
     *name = g_names[0];
   else if (d == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == memcpy_cbid)
     *name = g_names[1];
+  else if (d == CUPTI_CB_DOMAIN_DRIVER_API && cbid == driver_launch_cbid)
+    *name = g_names[2];
   else
     *name = "fakeOtherCall";
   return CUPTI_SUCCESS;
@@ -313,4 +355,110 @@ FAKE_API void fake_cupti_load_module(const void* image, size_t size, uint32_t mo
   CUpti_ResourceData rd{};
   rd.resourceDescriptor = &m;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, &rd);
+}
+
+// ---- benchmark-only: the profiler's cost per API call (benchmarks/cuda_callbacks) ----
+
+namespace {
+
+// A baseline collector's work per callback: a timestamp, and at the exit a 32-byte record
+// into a preallocated ring (what a bare CUPTI collector keeps per call).
+struct minimal_record {
+  uint64_t start, end;
+  uint32_t cbid, correlation;
+  uint64_t tid;
+};
+minimal_record g_ring[4096];
+thread_local uint64_t t_minimal_start = 0;
+uint64_t g_minimal_count = 0;
+
+void CUPTIAPI empty_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
+void CUPTIAPI minimal_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId cbid,
+                               const void* data) {
+  const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  timespec ts{};
+  clock_gettime(CLOCK_BOOTTIME, &ts);
+  const uint64_t t = static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + ts.tv_nsec;
+  if (cb->callbackSite == CUPTI_API_ENTER) {
+    t_minimal_start = t;
+    return;
+  }
+  minimal_record& r = g_ring[g_minimal_count++ & 4095];
+  r = minimal_record{t_minimal_start, t, cbid, cb->correlationId, 1};
+}
+
+// `n` runtime launches, each making one nested driver launch, through `callback` (both
+// domains' sites called, as CUPTI does when the callbacks are enabled). Nanoseconds per pair.
+double time_pairs(CUpti_CallbackFunc callback, void* user, uint64_t n) {
+  cudaLaunchKernel_v7000_params rp{};
+  rp.func = "_Z11fake_kernelPf";
+  rp.gridDim = dim3(64, 1, 1);
+  rp.blockDim = dim3(128, 1, 1);
+  cuLaunchKernel_params dp{};
+  dp.gridDimX = 64;
+  dp.blockDimX = 128;
+  timespec t0{}, t1{};
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t rslot = 0, dslot = 0;
+    cudaError_t rret = cudaSuccess;
+    CUresult dret = CUDA_SUCCESS;
+    CUpti_CallbackData rc{};
+    rc.functionName = g_names[0];
+    rc.functionParams = &rp;
+    rc.functionReturnValue = &rret;
+    rc.correlationId = g_next_correlation++;
+    rc.correlationData = &rslot;
+    CUpti_CallbackData dc{};
+    dc.functionName = g_names[2];
+    dc.functionParams = &dp;
+    dc.functionReturnValue = &dret;
+    dc.correlationId = g_next_correlation++;
+    dc.correlationData = &dslot;
+    rc.callbackSite = dc.callbackSite = CUPTI_API_ENTER;
+    if (g_runtime_enabled[launch_cbid])
+      callback(user, CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, &rc);
+    if (g_driver_enabled[driver_launch_cbid])
+      callback(user, CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid, &dc);
+    dc.callbackSite = rc.callbackSite = CUPTI_API_EXIT;
+    if (g_driver_enabled[driver_launch_cbid])
+      callback(user, CUPTI_CB_DOMAIN_DRIVER_API, driver_launch_cbid, &dc);
+    if (g_runtime_enabled[launch_cbid])
+      callback(user, CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, &rc);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  const double ns = static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 +
+                    static_cast<double>(t1.tv_nsec - t0.tv_nsec);
+  return n > 0 ? ns / static_cast<double>(n) : 0.0;
+}
+
+// One out-of-line function per way of timing, so that an instruction counter (callgrind) can
+// tell them apart: benchmarks/cuda_callbacks/run_cuda_callbacks.py --instructions.
+__attribute__((noinline)) double bench_empty_pairs(uint64_t n) {
+  return time_pairs(&empty_callback, nullptr, n);
+}
+__attribute__((noinline)) double bench_minimal_pairs(uint64_t n) {
+  return time_pairs(&minimal_callback, nullptr, n);
+}
+__attribute__((noinline)) double bench_profiler_pairs(uint64_t n) {
+  return time_pairs(g_callback, g_userdata, n);
+}
+
+}  // namespace
+
+// Times `n` runtime-launch + nested-driver-launch pairs three ways in this process: with an
+// empty callback, with a minimal collector (the baseline), and with the subscribed profiler.
+// Both callbacks must be enabled by the profiler (e.g. rocprofv3 --sys-trace); the baselines
+// are timed with the same enables. out[0..2] = ns per pair.
+FAKE_API void fake_cupti_bench_api_pairs(uint64_t n, double* out) {
+  if (g_callback == nullptr) return;
+  // Warm-up runs go through time_pairs directly: the counted functions see exactly n pairs.
+  const uint64_t warm = n / 10 + 1;
+  time_pairs(&empty_callback, nullptr, warm);
+  out[0] = bench_empty_pairs(n);
+  time_pairs(&minimal_callback, nullptr, warm);
+  out[1] = bench_minimal_pairs(n);
+  time_pairs(g_callback, g_userdata, warm);
+  out[2] = bench_profiler_pairs(n);
 }
