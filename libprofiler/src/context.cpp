@@ -66,6 +66,17 @@ void stop_all_contexts() {
   contexts_changed();
 }
 
+void stop_tool_contexts(uint32_t tool) {
+  const uint32_t n = g_num_contexts.load();
+  bool stopped = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (g_contexts[i]->tool != tool || !g_contexts[i]->active.exchange(false)) continue;
+    counters::stop_device_sampling(i);
+    stopped = true;
+  }
+  if (stopped) contexts_changed();
+}
+
 void invalidate_tool_contexts(uint32_t tool) {
   const uint32_t n = g_num_contexts.load();
   for (uint32_t i = 0; i < n; ++i) {

@@ -142,6 +142,8 @@ inline bool callback_kind_on(rocprofiler_callback_tracing_kind_t kind) {
 void contexts_changed();
 /// Stops every context (finalisation).
 void stop_all_contexts();
+/// Stops the contexts a tool created (before its finalize, as rocprofiler-sdk does).
+void stop_tool_contexts(uint32_t tool);
 /// Marks the contexts of a tool whose initialize failed as invalid.
 void invalidate_tool_contexts(uint32_t tool);
 

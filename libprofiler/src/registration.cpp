@@ -108,9 +108,12 @@ std::vector<configure_fn> discover_tools(configure_fn forced) {
 }
 
 // A tool's entry points are C functions too: whatever one throws stays here.
+// rocprofiler-sdk stops a tool's contexts before calling its finalize (AMD's PC sampling sample
+// asserts that its context is inactive there): collection has ended when a tool's fini runs.
 void finalize_tool(tool_entry& tool) {
   if (tool.finalized || tool.result == nullptr) return;
   tool.finalized = true;
+  stop_tool_contexts(tool.client.handle - 1);  // contexts know their tool by its index
   if (tool.result->finalize != nullptr)
     guarded_call("a tool's finalize", [&] { tool.result->finalize(tool.result->tool_data); });
 }
@@ -127,6 +130,10 @@ void finalize_core_once() {
   g_core_ready.store(0, std::memory_order_release);
   flush_backends();
   counters::drain_all_device_sampling();  // SPM samples still in the hardware's buffer
+  // Collection ends before any tool's finalize (see finalize_tool); what stopping released
+  // (PC samples a backend hands over when sampling is disabled) is flushed with the rest.
+  stop_all_contexts();
+  flush_backends();
   const uint32_t nbuf = g_num_buffers.load();
   for (uint32_t i = 0; i < nbuf; ++i)
     if (!g_buffers[i]->destroyed.load()) flush_buffer(g_buffers[i]);
@@ -135,7 +142,6 @@ void finalize_core_once() {
     for (auto it = tools_list().rbegin(); it != tools_list().rend(); ++it)
       finalize_tool(**it);
   }
-  stop_all_contexts();
   stop_callback_threads();
   shutdown_backends();
   g_fini_state.store(1);

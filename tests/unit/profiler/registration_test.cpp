@@ -52,6 +52,10 @@ TEST(registration, env_tool_libraries) {
   tool_symbol<void (*)()>(tool, "test_tool_finalize_now")();
   tool_symbol<void (*)()>(tool, "test_tool_finalize_now")();
   EXPECT_EQ(tool_symbol<int (*)()>(tool, "test_tool_finalize_calls")(), 1);
+  // As in rocprofiler-sdk, the tool's contexts were stopped before its finalize ran.
+  int active = -1;
+  EXPECT_EQ(rocprofiler_context_is_active(ctx, &active), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(active, 0);
 }
 
 TEST(registration, library_constructor) {

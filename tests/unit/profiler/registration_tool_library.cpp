@@ -39,12 +39,14 @@ int initialize(rocprofiler_client_finalize_t fini, void*) {
   return rocprofiler_start_context(g_context) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
 }
 
-// At exit the core has flushed every buffer before calling this: what the process recorded
-// has arrived. (CTest matches this line.)
+// At exit the core has flushed every buffer and stopped this tool's context before calling
+// this: what the process recorded has arrived. (CTest matches this line.)
 void finalize(void*) {
   ++g_finalize_calls;
-  std::printf("test-tool finalized after %llu marker records\n",
-              static_cast<unsigned long long>(g_marker_records.load()));
+  int active = -1;
+  rocprofiler_context_is_active(g_context, &active);
+  std::printf("test-tool finalized after %llu marker records, context active %d\n",
+              static_cast<unsigned long long>(g_marker_records.load()), active);
   std::fflush(stdout);
 }
 
