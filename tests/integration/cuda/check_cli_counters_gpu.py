@@ -18,9 +18,10 @@
   cost       wall time of `rocprofv3 --pmc` against `ncu --metrics` with the same metrics on the
              same program, the cost of dispatches the kernel filter leaves out, and the overhead
              per counted kernel in microseconds
-  modes      the collection modes of a one-pass group (ROCPROF_CUDA_COUNTER_MODE=kernel: Start/Stop
-             and kernel replay around each launch; user: the same with user replay; batched, the
-             default: user replay, decoded once per batch of launches): wall time of each, the
+  modes      the collection modes of a one-pass group (ROCPROF_CUDA_COUNTER_MODE=kernel, the
+             default: Start/Stop and kernel replay around each launch; kernel-batched: kernel
+             replay, decoded once per batch of launches; user: Start/Stop per launch with user
+             replay; batched: user replay, decoded once per batch): wall time of each, the
              phase timing table (ROCPROF_CUDA_COUNTER_TIMING=1), and the same instruction and
              warp counts for every dispatch in every mode (a batch that mapped a range to the
              wrong dispatch would differ)
@@ -243,7 +244,7 @@ def cost(c):
            filtered_extra_ms=filtered_ms)
 
 
-MODES = ("kernel", "user", "batched")
+MODES = ("kernel", "kernel-batched", "user", "batched")
 
 
 def modes(c):

@@ -1,6 +1,6 @@
-// Batched collection (ROCPROF_CUDA_COUNTER_MODE=batched, the default) through the session's
-// driver callbacks: a one-pass set runs under user replay, the profiler stays started across
-// the context's counted launches, and one Stop + DecodeData serves the batch; each dispatch
+// Batched collection (ROCPROF_CUDA_COUNTER_MODE=batched; kernel-batched at the end) through the
+// session's driver callbacks: a one-pass set runs under user replay, the profiler stays started
+// across the context's counted launches, and one Stop + DecodeData serves the batch; each dispatch
 // still gets the values of its own range (range i of the synthetic host evaluates to 100 i + m).
 // The batch is collected before whatever could take a range of its own or must not run under
 // the profiler, before a launch of another set, when it is full, and at the end.
@@ -24,8 +24,9 @@ struct batching_fixture : test::counting_fixture_base {
     api.names[{CUPTI_CB_DOMAIN_DRIVER_API, ctx_synchronize}] = "cuCtxSynchronize";
     api.names[{CUPTI_CB_DOMAIN_DRIVER_API, memcpy_dtod}] = "cuMemcpyDtoD_v2";
     api.names[{CUPTI_CB_DOMAIN_DRIVER_API, driver_launch}] = "cuLaunchKernel";
-    start("batched");
+    start(mode());
   }
+  virtual const char* mode() const { return "batched"; }
   void launch(const CUresult* result = nullptr) {
     const cuLaunchKernel_params p = test::launch_params(8, 128);
     driver(driver_launch, next_id++, &p, "_Z1kv", result);
@@ -224,6 +225,28 @@ TEST_F(user_mode_fixture, user_replay_launch_by_launch) {
   EXPECT_EQ(target.last_replay_mode, CUPTI_UserReplay);
   EXPECT_EQ(target.count("stop"), 1u);
   ASSERT_EQ(sink.ends.size(), 1u);
+}
+
+// kernel-batched: the same batching under kernel replay (user replay counted more instructions
+// than kernel replay and ncu on the H100).
+struct kernel_batching_fixture : batching_fixture {
+  const char* mode() const override { return "kernel-batched"; }
+};
+
+TEST_F(kernel_batching_fixture, kernel_replay_batches_launches_each_dispatch_its_own_values) {
+  for (int i = 0; i < 3; ++i)
+    launch();
+  EXPECT_EQ(target.count("start"), 1u);
+  EXPECT_EQ(target.count("stop"), 0u);
+  EXPECT_EQ(target.last_replay_mode, CUPTI_KernelReplay);
+  target.ranges_per_stop.push_back(3);
+  driver(ctx_synchronize, next_id++, nullptr);
+  EXPECT_EQ(target.count("stop"), 1u);
+  ASSERT_EQ(sink.ends.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(sink.ends[i].dispatch_id, sink.asked[i].dispatch_id);
+    EXPECT_EQ(sink.ends[i].values, values_of_range(i));
+  }
 }
 
 }  // namespace

@@ -30,15 +30,16 @@ const char* const k_flush_prefixes[] = {
 
 counting_mode counting_mode_from_env() {
   const char* value = std::getenv("ROCPROF_CUDA_COUNTER_MODE");
-  if (value == nullptr || *value == '\0' || std::strcmp(value, "batched") == 0)
-    return counting_mode::batched;
-  if (std::strcmp(value, "kernel") == 0) return counting_mode::kernel;
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "kernel") == 0)
+    return counting_mode::kernel;
+  if (std::strcmp(value, "kernel-batched") == 0) return counting_mode::kernel_batched;
   if (std::strcmp(value, "user") == 0) return counting_mode::user;
+  if (std::strcmp(value, "batched") == 0) return counting_mode::batched;
   std::fprintf(stderr,
                "rocprofv3 [cuda]: counters: ROCPROF_CUDA_COUNTER_MODE=%s is not one of kernel, "
-               "user, batched; batched is used\n",
+               "kernel-batched, user, batched; kernel is used\n",
                value);
-  return counting_mode::batched;
+  return counting_mode::kernel;
 }
 
 bool launch_counting::is_flush_point(CUpti_CallbackId cbid) {
@@ -59,9 +60,12 @@ bool launch_counting::is_flush_point(CUpti_CallbackId cbid) {
 CUpti_ProfilerReplayMode launch_counting::replay_for(range_session& session, const counter_set& set,
                                                      bool& batched) {
   batched = false;
-  if (mode_ == counting_mode::kernel || session.user_replay_failed()) return CUPTI_KernelReplay;
+  if (mode_ == counting_mode::kernel) return CUPTI_KernelReplay;
   std::string why;  // a failure shows again, and is reported, when the set is configured
   if (session.passes(set, why) != 1) return CUPTI_KernelReplay;
+  batched = mode_ == counting_mode::kernel_batched;
+  if (batched) return CUPTI_KernelReplay;
+  if (session.user_replay_failed()) return CUPTI_KernelReplay;  // launch by launch
   batched = mode_ == counting_mode::batched;
   return CUPTI_UserReplay;
 }
@@ -126,16 +130,18 @@ void launch_counting::deliver(std::vector<finished_dispatch>& ready) {
 }
 
 bool launch_counting::batched_enter(range_session& session, const counter_set& set,
+                                    CUpti_ProfilerReplayMode replay,
                                     const rocprof_counted_dispatch_t& d, uint64_t now,
                                     std::vector<finished_dispatch>& ready) {
   // A batch of another set (or mode) ends before this one starts.
   if (session.started() &&
-      (session.active_set() != set.handle || session.active_replay() != CUPTI_UserReplay))
+      (session.active_set() != set.handle || session.active_replay() != replay))
     flush_locked(session, ready);
   const bool was_started = session.started();
   std::string why;
-  if (!session.begin(set, CUPTI_UserReplay, k_batch_ranges, why)) {
-    user_replay_refused(session, why);  // this launch and the next: kernel replay
+  if (!session.begin(set, replay, k_batch_ranges, why)) {
+    if (replay != CUPTI_UserReplay) return false;  // launch by launch, kernel replay
+    user_replay_refused(session, why);             // this launch and the next: kernel replay
     return false;
   }
   if (!was_started) batches_running_.fetch_add(1, std::memory_order_relaxed);

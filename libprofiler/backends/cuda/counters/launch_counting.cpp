@@ -223,9 +223,9 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
   }
   session->mutex().lock();
   bool batched = false;
-  replay_for(*session, cs, batched);
+  const CUpti_ProfilerReplayMode replay = replay_for(*session, cs, batched);
   std::vector<finished_dispatch> ready;
-  if (batched && batched_enter(*session, cs, d, now, ready)) {
+  if (batched && batched_enter(*session, cs, replay, d, now, ready)) {
     t_pending = pending_launch{
         pending_launch::kind::batched, session, d, now, 0, std::move(ready), timing_start};
     return;

@@ -49,13 +49,17 @@ class activity_processor;
 // Prints "rocprofv3 [cuda]: counters: <message>" once per key.
 void warn_counting_once(const std::string& key, const std::string& message);
 
-// How sets of one pass are collected (ROCPROF_CUDA_COUNTER_MODE=kernel|user|batched).
+// How sets of one pass are collected (ROCPROF_CUDA_COUNTER_MODE=kernel|kernel-batched|user|
+// batched). On the H100 (2026-11-24) user replay counted more instructions than kernel replay
+// and ncu on every kernel (e.g. 52 428 840 against 35 651 584): the user-replay modes are
+// experimental, kernel replay is the default.
 enum class counting_mode : uint8_t {
-  kernel,   // Start, Stop and DecodeData around each launch, kernel replay
-  user,     // the same with user replay: the launch runs once, no memory saved or restored
-  batched,  // user replay, started across launches, decoded per batch of launches
+  kernel,          // Start, Stop and DecodeData around each launch, kernel replay
+  kernel_batched,  // kernel replay, started across launches, decoded per batch of launches
+  user,            // Start/Stop per launch with user replay: no memory saved or restored
+  batched,         // user replay, started across launches, decoded per batch of launches
 };
-// ROCPROF_CUDA_COUNTER_MODE; batched when unset (an unknown value is reported and ignored).
+// ROCPROF_CUDA_COUNTER_MODE; kernel when unset (an unknown value is reported and ignored).
 counting_mode counting_mode_from_env();
 
 // The ids the session gave the calling API call.
@@ -129,9 +133,10 @@ class launch_counting {
   // A counted launch joins the running batch: true, the session mutex held until its EXIT
   // (`ready`: dispatches of an earlier batch, to deliver then). False: user replay was refused
   // (reported; the mutex still held): the launch goes launch by launch with kernel replay.
+  // `replay`: user replay (batched) or kernel replay (kernel-batched).
   bool batched_enter(range_session& session, const counter_set& set,
-                     const rocprof_counted_dispatch_t& d, uint64_t now,
-                     std::vector<finished_dispatch>& ready);
+                     CUpti_ProfilerReplayMode replay, const rocprof_counted_dispatch_t& d,
+                     uint64_t now, std::vector<finished_dispatch>& ready);
   void batched_exit(range_session& session, const CUpti_CallbackData& cb,
                     std::vector<finished_dispatch> ready);
   // User replay failed in `session` (`why`): reported once, kernel replay from now on.
