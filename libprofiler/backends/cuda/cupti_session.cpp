@@ -236,8 +236,9 @@ void cupti_session::enable_callbacks() {
       // Only ever set while running: callbacks read these bits without a lock.
       if (traced) d.bits.set(cbid);
       // Calls that begin a stream capture count too: launches into the capture are told apart.
+      const bool begins = (launch_work_of(name) & begins_capture) != 0;
       if ((trace_activity_ || sampler_) && (callback_needed(name, needs{true, true, true, true}) ||
-                                            (launch_work_of(name) & begins_capture) != 0))
+                                            begins))
         d.launching.set(cbid);
       const bool counted =
           counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && counting_.handles(cbid);
@@ -256,7 +257,10 @@ void cupti_session::enable_callbacks() {
           }
         }
       }
-      if (traced || counted || (launch && !use_records)) {
+      // Launch callbacks ask external ids at launch time: they must see a capture begin, or
+      // the launches recorded into the capture would ask for work that never runs by itself.
+      const bool capture_seen = begins && trace_activity_ && !use_records;
+      if (traced || counted || (launch && !use_records) || capture_seen) {
         if (ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, d.domain, cbid)))
           d.enabled.set(cbid);
       }

@@ -221,6 +221,24 @@ TEST_F(kernel_only, external_ids_api_tracing_and_the_switch_keep_callbacks) {
   unsetenv("ROCPROF_CUDA_LAUNCH_CALLBACKS");
 }
 
+// Launch callbacks (external ids asked at launch) also see the calls that begin a stream
+// capture: without them, launches recorded into a capture asked for ids of work that never ran
+// by itself (the H100's samples.cuda_app: 3 answers never came back).
+TEST_F(kernel_only, launch_callbacks_see_capture_begins) {
+  constexpr uint32_t begin_capture_cbid = 315;  // cudaStreamBeginCapture_v10000
+  test::synthetic_cupti a;
+  name_callbacks(a);
+  a.names[{CUPTI_CB_DOMAIN_RUNTIME_API, begin_capture_cbid}] = "cudaStreamBeginCapture_v10000";
+  a.api_records_supported = true;
+  test::recording_sink k;
+  k.domains[static_cast<size_t>(cuda_domain::kernel_dispatch)] = true;
+  k.launch_time_ids = true;
+  cupti_session s{a, k};
+  ASSERT_EQ(s.start(), session_state::running);
+  EXPECT_TRUE(has(a.enabled_callbacks, CUPTI_CB_DOMAIN_RUNTIME_API, begin_capture_cbid));
+  s.stop();
+}
+
 // A tool that starts pushing ids later (e.g. --kernel-rename's context starts after the
 // kernel context): reconfigure turns the launch callbacks on; their ids win over the records'.
 TEST_F(kernel_only, reconfigure_turns_callbacks_on_and_their_ids_win) {
