@@ -237,8 +237,8 @@ void cupti_session::enable_callbacks() {
       if (traced) d.bits.set(cbid);
       // Calls that begin a stream capture count too: launches into the capture are told apart.
       const bool begins = (launch_work_of(name) & begins_capture) != 0;
-      if ((trace_activity_ || sampler_) && (callback_needed(name, needs{true, true, true, true}) ||
-                                            begins))
+      if ((trace_activity_ || sampler_) &&
+          (callback_needed(name, needs{true, true, true, true}) || begins))
         d.launching.set(cbid);
       const bool counted =
           counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && counting_.handles(cbid);
@@ -404,8 +404,7 @@ void cupti_session::on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
 void cupti_session::on_nested_driver(api_thread& t, CUpti_CallbackId cbid,
                                      const CUpti_CallbackData& cb) {
   // No record, no id of its own: its work carries the runtime call's ids, the outermost's.
-  const bool counted =
-      counting_on_.load(std::memory_order_relaxed) && counting_.handles(cbid);
+  const bool counted = counting_on_.load(std::memory_order_relaxed) && counting_.handles(cbid);
   if (cb.callbackSite != CUPTI_API_ENTER) {
     if (counted) counting_.exit(cbid, cb);
     return;
