@@ -4,6 +4,7 @@
 // the final decode at stop.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <string>
@@ -253,6 +254,27 @@ TEST(pm_sampler, start_after_stop_and_after_a_failed_start_finds_the_device_free
   f.sampler.stop();
   f.sampler.stop();
   EXPECT_EQ(f.target.enabled_objects, 0);
+}
+
+// The image is re-initialised once half used and delivered, before a decode could stop on a
+// full image (each such stop lost a few ms of samples on the H100).
+TEST(pm_sampler, image_renewed_at_half_before_it_fills) {
+  fixture f;
+  std::string why;
+  pm_sampler_settings s = settings(1000);
+  s.max_samples = 8;
+  f.target.capacity = 8;
+  ASSERT_EQ(f.sampler.start("GH100", {"a.sum"}, s, why), ROCPROFILER_STATUS_SUCCESS) << why;
+  f.target.pending = {{0, 1000}, {1000, 2000}, {2000, 3000}, {3000, 4000}, {4000, 5000}};
+  f.sampler.drain();
+  EXPECT_EQ(std::count(f.target.calls.begin(), f.target.calls.end(), "init_image"), 2)
+      << "renewed after 5 of 8";
+  f.target.pending = {{5000, 6000}, {6000, 7000}};
+  f.sampler.drain();
+  ASSERT_EQ(f.got.size(), 6u);  // sample 0 spans enable -> start
+  EXPECT_EQ(f.got.back().index, 6u);
+  EXPECT_EQ(std::count(f.target.calls.begin(), f.target.calls.end(), "init_image"), 2);
+  f.sampler.stop();
 }
 
 }  // namespace
