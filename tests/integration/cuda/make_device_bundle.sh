@@ -36,8 +36,16 @@ if [ -x "$build/bin/rocprofv3" ]; then
   cp -a "$build"/lib/libroctx*.so* "$build"/lib/librocprof*.so* "$dest/prefix/lib/" 2>/dev/null || true
 fi
 # The sample tools built against a fresh install by ctest's samples.install_and_build, when it ran
-# (tests/integration/samples; run_on_device.sh runs them on cuda_app).
+# (tests/integration/samples; run_on_device.sh runs them on cuda_app). Rebuilt here first when
+# sources of the samples or the SDK headers are newer than them: stale tools in a bundle once
+# looked like a bug of the core on the GPU.
 samples="$build/tests/integration/samples/work/samples-build"
+newest_tool=$(ls -t "$samples"/librocprof-sample-*.so 2>/dev/null | head -1)
+if [ -n "$newest_tool" ] && [ -n "$(find samples libprofiler/include -newer "$newest_tool" -type f 2>/dev/null | head -1)" ]; then
+  echo "bundle: sample tools older than their sources: running samples.install_and_build"
+  ctest --test-dir "$build" -R '^samples\.install_and_build$' > /dev/null 2>&1 ||
+    echo "bundle: samples.install_and_build failed; the sample tools may be stale" >&2
+fi
 if ls "$samples"/librocprof-sample-*.so > /dev/null 2>&1; then
   mkdir -p "$dest/prefix/lib/samples"
   cp "$samples"/librocprof-sample-*.so "$dest/prefix/lib/samples/"
