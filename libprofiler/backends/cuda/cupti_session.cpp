@@ -279,9 +279,7 @@ void cupti_session::enable_resource_callbacks() {
 }
 
 bool cupti_session::attribute_by_api_records(bool launch_hooks_needed) {
-  const char* forced = std::getenv("ROCPROF_CUDA_LAUNCH_CALLBACKS");
-  if (forced != nullptr && *forced != '\0' && std::strcmp(forced, "0") != 0)
-    launch_hooks_needed = true;
+  if (env_flag("ROCPROF_CUDA_LAUNCH_CALLBACKS")) launch_hooks_needed = true;
   if (launch_callbacks_ || launch_hooks_needed) {
     launch_callbacks_ = true;
     return false;
