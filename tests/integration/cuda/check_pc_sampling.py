@@ -9,9 +9,10 @@
                  kernel_trace row (by kernel id; by dispatch id where the sample has one), the
                  hot-spot report is printed with -S and written as CSV.
   MODE ncu       the share of each of our top-5 warp states within 5 percentage points of
-                 ncu's smsp__pcsamp_warps_issue_stalled_* on the same program (else of its
-                 WarpStateStats smsp__average_warps_issue_stalled_*_per_issue_active.ratio, said
-                 in the figures) (EXTRA: ncu path).
+                 ncu's smsp__pcsamp_warps_issue_stalled_* on the same program at the same
+                 sampling period (ncu --warp-sampling-interval); ncu's default-period shares and
+                 its counted WarpStateStats (smsp__average_warps_issue_stalled_*_per_issue_active
+                 .ratio) are printed beside them (EXTRA: ncu path).
   MODE overhead  slowdown of a ~5 s GPU-bound FMA run at interval 4096 (goal <= 5 %), and no
                  sample dropped (stderr names none, and no read found the hardware buffer full).
   MODE torch     PyTorch x @ x under PC sampling: most samples in the GEMM kernel (EXTRA:
@@ -164,12 +165,13 @@ NCU_FAMILIES = (("smsp__pcsamp_warps_issue_stalled_", ""),
                 ("smsp__average_warps_issue_stalled_", "_per_issue_active.ratio"))
 
 
-def ncu_shares(ncu, app, work, fragment, states):
+def ncu_shares(ncu, app, work, fragment, states, families=NCU_FAMILIES, options=()):
     """({state: share %}, process, metric family used)"""
-    for prefix, suffix in NCU_FAMILIES:
+    for prefix, suffix in families:
         metrics = ",".join(f"{prefix}{s}{suffix}" for s in states)
-        cmd = [ncu, "--csv", "--metrics", metrics, "-k", f"regex:{fragment}", "-c", "1", app,
-               "chase" if "chase" in fragment else "fma", "0.05"]
+        cmd = [ncu, "--csv", "--metrics", metrics] + list(options) + [
+            "-k", f"regex:{fragment}", "-c", "1", app, "chase" if "chase" in fragment else "fma",
+            "0.05"]
         print("$", " ".join(cmd))
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
         values = {}
@@ -198,11 +200,25 @@ def mode_ncu(c, cli, app, work, ncu):
                   "lg_throttle", "long_scoreboard", "math_pipe_throttle", "membar",
                   "mio_throttle", "misc", "no_instructions", "not_selected", "selected",
                   "short_scoreboard", "sleeping", "tex_throttle", "wait", "warpgroup_arrive"]
+    # The same sampling period as ours: ncu's --warp-sampling-interval N samples every 2^(5+N)
+    # cycles. ncu's default ("auto") picks a shorter period for these kernels, and at short
+    # periods its shares move (fma_loop on the H100: not_selected 45 % at 2^10, 33 % at 2^12,
+    # 31 % from 2^14 up; ours is 31 % at every period from 2^10 to 2^16), so the comparison is
+    # made at one period, and ncu's default and its counted WarpStateStats are printed beside.
+    interval = int(PC_OPTIONS[PC_OPTIONS.index("--pc-sampling-interval") + 1])
+    same_period = ["--warp-sampling-interval", str(interval.bit_length() - 1 - 5)]
     for fragment in ("pointer_chase", "fma_loop"):
         k = find_kernel(kernels, fragment)
         ours_all = shares(k["states"], k["total"])
-        theirs, _, family = ncu_shares(ncu, app, work, fragment, all_states)
-        print(f"FIGURES ncu {fragment}: ncu metrics {family}")
+        theirs, _, family = ncu_shares(ncu, app, work, fragment, all_states,
+                                       NCU_FAMILIES[:1], same_period)
+        print(f"FIGURES ncu {fragment}: ncu metrics {family}, {' '.join(same_period)}")
+        for label, families, options in (("ncu default period", NCU_FAMILIES[:1], ()),
+                                         ("ncu counted", NCU_FAMILIES[1:], ())):
+            other, _, _ = ncu_shares(ncu, app, work, fragment, all_states, families, options)
+            top = sorted(other.items(), key=lambda kv: -kv[1])[:5]
+            print(f"FIGURES ncu {fragment} {label}: " +
+                  " ".join(f"{s} {v:.1f}%" for s, v in top))
         c.check(bool(theirs), f"{fragment}: ncu reported warp-state values")
         top5 = sorted(ours_all.items(), key=lambda kv: -kv[1])[:5]
         for state, share in top5:
