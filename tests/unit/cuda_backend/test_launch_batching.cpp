@@ -251,3 +251,39 @@ TEST_F(kernel_batching_fixture, kernel_replay_batches_launches_each_dispatch_its
 
 }  // namespace
 }  // namespace rocprof::cuda
+
+namespace rocprof::cuda {
+namespace {
+
+// app and app-batched: user and batched with CUPTI_ApplicationReplay (experimental: one pass,
+// nothing replayed, CUPTI inserting none of user replay's own work is what the H100 checks).
+struct app_mode_fixture : batching_fixture {
+  void SetUp() override { start("app"); }
+};
+
+TEST_F(app_mode_fixture, application_replay_launch_by_launch) {
+  launch();
+  EXPECT_EQ(target.last_replay_mode, CUPTI_ApplicationReplay);
+  EXPECT_EQ(target.count("stop"), 1u);
+  ASSERT_EQ(sink.ends.size(), 1u);
+  EXPECT_EQ(sink.ends[0].values, values_of_range(0));
+}
+
+struct app_batching_fixture : batching_fixture {
+  const char* mode() const override { return "app-batched"; }
+};
+
+TEST_F(app_batching_fixture, application_replay_batches_launches_each_dispatch_its_own_values) {
+  for (int i = 0; i < 3; ++i)
+    launch();
+  EXPECT_EQ(target.count("start"), 1u);
+  EXPECT_EQ(target.last_replay_mode, CUPTI_ApplicationReplay);
+  target.ranges_per_stop.push_back(3);
+  driver(ctx_synchronize, next_id++, nullptr);
+  ASSERT_EQ(sink.ends.size(), 3u);
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(sink.ends[i].values, values_of_range(i));
+}
+
+}  // namespace
+}  // namespace rocprof::cuda

@@ -35,9 +35,11 @@ counting_mode counting_mode_from_env() {
   if (std::strcmp(value, "kernel-batched") == 0) return counting_mode::kernel_batched;
   if (std::strcmp(value, "user") == 0) return counting_mode::user;
   if (std::strcmp(value, "batched") == 0) return counting_mode::batched;
+  if (std::strcmp(value, "app") == 0) return counting_mode::app;
+  if (std::strcmp(value, "app-batched") == 0) return counting_mode::app_batched;
   std::fprintf(stderr,
                "rocprofv3 [cuda]: counters: ROCPROF_CUDA_COUNTER_MODE=%s is not one of kernel, "
-               "kernel-batched, user, batched; kernel is used\n",
+               "kernel-batched, user, batched, app, app-batched; kernel is used\n",
                value);
   return counting_mode::kernel;
 }
@@ -66,8 +68,9 @@ CUpti_ProfilerReplayMode launch_counting::replay_for(range_session& session, con
   batched = mode_ == counting_mode::kernel_batched;
   if (batched) return CUPTI_KernelReplay;
   if (session.user_replay_failed()) return CUPTI_KernelReplay;  // launch by launch
-  batched = mode_ == counting_mode::batched;
-  return CUPTI_UserReplay;
+  batched = mode_ == counting_mode::batched || mode_ == counting_mode::app_batched;
+  const bool app = mode_ == counting_mode::app || mode_ == counting_mode::app_batched;
+  return app ? CUPTI_ApplicationReplay : CUPTI_UserReplay;
 }
 
 bool launch_counting::begin_one_launch(range_session& session, const counter_set& set,
@@ -75,7 +78,7 @@ bool launch_counting::begin_one_launch(range_session& session, const counter_set
   bool batched = false;
   const CUpti_ProfilerReplayMode replay = replay_for(session, set, batched);
   if (session.begin(set, replay, range_session::max_ranges / 4, why)) return true;
-  if (replay != CUPTI_UserReplay) return false;
+  if (!replays_itself(replay)) return false;
   user_replay_refused(session, why);
   why.clear();
   return session.begin(set, CUPTI_KernelReplay, range_session::max_ranges / 4, why);
@@ -94,7 +97,7 @@ void launch_counting::flush_locked(range_session& session, std::vector<finished_
   std::string why;
   const bool ok = session.end(ranges, why);
   batches_running_.fetch_sub(1, std::memory_order_relaxed);
-  if (!ok && session.active_replay() == CUPTI_UserReplay) user_replay_refused(session, why);
+  if (!ok && replays_itself(session.active_replay())) user_replay_refused(session, why);
   std::string mismatch;
   session.batch().resolve(ok, std::move(ranges), ready, mismatch);
   if (!why.empty()) warn_counting_once(why, why + "; those dispatches get no counter values");
@@ -140,8 +143,8 @@ bool launch_counting::batched_enter(range_session& session, const counter_set& s
   const bool was_started = session.started();
   std::string why;
   if (!session.begin(set, replay, k_batch_ranges, why)) {
-    if (replay != CUPTI_UserReplay) return false;  // launch by launch, kernel replay
-    user_replay_refused(session, why);             // this launch and the next: kernel replay
+    if (!replays_itself(replay)) return false;  // launch by launch, kernel replay
+    user_replay_refused(session, why);          // this launch and the next: kernel replay
     return false;
   }
   if (!was_started) batches_running_.fetch_add(1, std::memory_order_relaxed);

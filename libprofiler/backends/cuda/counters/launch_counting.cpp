@@ -334,7 +334,7 @@ void launch_counting::instantiate_enter(const CUpti_CallbackData& cb) {
 bool launch_counting::finish(range_session& session, std::vector<std::vector<double>>& ranges) {
   std::string why;
   const bool ok = session.end(ranges, why);
-  if (!ok && session.active_replay() == CUPTI_UserReplay) user_replay_refused(session, why);
+  if (!ok && replays_itself(session.active_replay())) user_replay_refused(session, why);
   session.mutex().unlock();
   if (!why.empty()) warn_counting_once(why, why);
   return ok;

@@ -50,14 +50,16 @@ class activity_processor;
 void warn_counting_once(const std::string& key, const std::string& message);
 
 // How sets of one pass are collected (ROCPROF_CUDA_COUNTER_MODE=kernel|kernel-batched|user|
-// batched). On the H100 (2026-11-24) user replay counted more instructions than kernel replay
-// and ncu on every kernel (e.g. 52 428 840 against 35 651 584): the user-replay modes are
-// experimental, kernel replay is the default.
+// batched|app|app-batched). On the H100 (2026-11-24) user replay counted more instructions than
+// kernel replay and ncu on every kernel (e.g. 52 428 840 against 35 651 584): the user-replay modes
+// are experimental, kernel replay is the default.
 enum class counting_mode : uint8_t {
   kernel,          // Start, Stop and DecodeData around each launch, kernel replay
   kernel_batched,  // kernel replay, started across launches, decoded per batch of launches
   user,            // Start/Stop per launch with user replay: no memory saved or restored
   batched,         // user replay, started across launches, decoded per batch of launches
+  app,             // as user, with CUPTI_ApplicationReplay (one pass: nothing is replayed)
+  app_batched,     // as batched, with CUPTI_ApplicationReplay
 };
 // ROCPROF_CUDA_COUNTER_MODE; kernel when unset (an unknown value is reported and ignored).
 counting_mode counting_mode_from_env();

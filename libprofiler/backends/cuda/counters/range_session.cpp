@@ -195,7 +195,7 @@ bool range_session::end(std::vector<std::vector<double>>& ranges, std::string& w
     why = failure("cuptiRangeProfilerStop", r);
     return false;
   }
-  if (!all_passes && active_replay_ == CUPTI_UserReplay) {
+  if (!all_passes && replays_itself(active_replay_)) {
     // One pass was planned; a set that needs more must not be collected by user replay.
     why = "cuptiRangeProfilerStop: not all passes were submitted (user replay of one pass)";
     return false;

@@ -33,6 +33,11 @@
 
 namespace rocprof::cuda {
 
+// The replay modes in which the caller, not CUPTI, replays (a set of one pass runs once).
+inline bool replays_itself(CUpti_ProfilerReplayMode replay) {
+  return replay == CUPTI_UserReplay || replay == CUPTI_ApplicationReplay;
+}
+
 class range_session {
  public:
   // Ranges one counter data image holds before it is initialised again.
