@@ -50,9 +50,10 @@ class activity_processor;
 void warn_counting_once(const std::string& key, const std::string& message);
 
 // How sets of one pass are collected (ROCPROF_CUDA_COUNTER_MODE=kernel|kernel-batched|user|
-// batched|app|app-batched). On the H100 (2026-11-24) user replay counted more instructions than
-// kernel replay and ncu on every kernel (e.g. 52 428 840 against 35 651 584): the user-replay modes
-// are experimental, kernel replay is the default.
+// batched|app|app-batched). On the H100 (2026-11-24) user replay and application replay both
+// counted 8 more instructions per launched warp than kernel replay and ncu, plus 20-40 per
+// kernel (fill: 52 428 840 against 35 651 584 for 2 097 152 warps): the modes without kernel
+// replay are experimental, kernel replay is the default.
 enum class counting_mode : uint8_t {
   kernel,          // Start, Stop and DecodeData around each launch, kernel replay
   kernel_batched,  // kernel replay, started across launches, decoded per batch of launches
