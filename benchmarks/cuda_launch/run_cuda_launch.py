@@ -11,6 +11,7 @@ Configurations (median of --runs runs each, all in this one process's run so the
   ours-sys       our plugin injected alone, every CUDA domain
   cli-kernel     rocprofv3 --kernel-trace (when --rocprofv3 is given and works)
   cli-sys        rocprofv3 --sys-trace
+  cli-sys-rec    rocprofv3 --sys-trace --cuda-api-records (API calls from API activity records)
 Prints, per pair, the cost each adds over no tool and the ratio of those added costs (issue 15's
 goal: ours <= 1.2x the bare collector's); the JSON has them under added_us / added_ratios.
 Exit status 77 when there is no GPU (the CTest skip code).
@@ -77,9 +78,11 @@ def main():
                                      ROCPROF_CUDA_STANDALONE_OUTPUT=os.path.join(tmp, "s.json"))),
     ]
     if args.rocprofv3:
-        for name, flag in (("cli-kernel", "--kernel-trace"), ("cli-sys", "--sys-trace")):
+        for name, flags in (("cli-kernel", ["--kernel-trace"]), ("cli-sys", ["--sys-trace"]),
+                            ("cli-sys-rec", ["--sys-trace", "--cuda-api-records"])):
             out = os.path.join(tmp, name)
-            configs.append((name, [args.rocprofv3, flag, "-d", out, "-o", "run", "--"] + bench, base_env))
+            configs.append((name, [args.rocprofv3, *flags, "-d", out, "-o", "run", "--"] + bench,
+                            base_env))
 
     results = {}
     # Interleave the configurations run by run so that drift in the VM hits all of them alike.
@@ -109,7 +112,7 @@ def main():
     added_us = {name: us - base for name, us in results.items() if name != "baseline"}
     for ours, bare in (("ours-kernel", "bare-kernel"), ("ours-kernel-cb", "bare-kernel"),
                        ("ours-sys", "bare-sys"), ("cli-kernel", "bare-kernel"),
-                       ("cli-sys", "bare-sys")):
+                       ("cli-sys", "bare-sys"), ("cli-sys-rec", "bare-sys")):
         if ours in results and bare in results:
             ratios[f"{ours}/{bare}"] = results[ours] / results[bare]
             over_b = results[bare] - base

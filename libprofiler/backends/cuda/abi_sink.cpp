@@ -468,4 +468,27 @@ void abi_sink::dropped(uint64_t count) {
   }
 }
 
+void abi_sink::emit_api_record(const api_event& e) {
+  const rocprofiler_buffer_tracing_kind_t kind = buffer_kind_of(e.domain);
+  const auto op = static_cast<rocprofiler_tracing_operation_t>(e.cbid);
+  if (core_->buffer_kind_enabled(kind, op) == 0) return;
+  rocprofiler_buffer_tracing_cuda_api_record_t r{};
+  r.size = sizeof(r);
+  r.kind = kind;
+  r.operation = op;
+  // No external id and no ancestor: both belong to the calling thread's state at the call,
+  // which an activity record does not carry.
+  r.correlation_id.internal = e.correlation_id;
+  r.start_timestamp = e.start_ns;
+  r.end_timestamp = e.end_ns;
+  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
+  r.return_code = e.return_code;
+  core_->emit_buffer_record(kind, &r, 0);
+}
+
+bool abi_sink::api_callbacks_requested() {
+  return callback_kind(ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API) ||
+         callback_kind(ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API);
+}
+
 }  // namespace rocprof::cuda

@@ -243,7 +243,8 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   } else {
     s.status = std::string{"running ("} + how + ", " + lib.path + ", CUPTI " +
                std::to_string(lib.version) +
-               (s.session->attributes_by_api_records() ? ", launches from API records" : "") + ")";
+               (s.session->attributes_by_api_records() ? ", launches from API records" : "") +
+               (s.session->traces_api_from_records() ? ", API calls from API records" : "") + ")";
   }
   if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
     std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
