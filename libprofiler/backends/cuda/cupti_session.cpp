@@ -298,7 +298,7 @@ bool cupti_session::trace_api_by_records(bool callbacks_needed) {
   if (!api_records_requested_ || api_callbacks_) return false;
   if (callbacks_needed || env_flag("ROCPROF_CUDA_LAUNCH_CALLBACKS") ||
       // API records name the OS thread only with the system thread id type (gettid, as ours).
-      api_.use_system_thread_ids() != CUPTI_SUCCESS) {
+      !system_thread_ids()) {
     // From now on through callbacks. Calls already traced from records are left to the
     // callbacks too (their records only join work from here on), so no call is recorded twice.
     api_callbacks_ = true;
@@ -330,13 +330,21 @@ bool cupti_session::attribute_by_api_records(bool launch_hooks_needed) {
     return false;
   }
   // API records name the OS thread only with the system thread id type (gettid, as ours).
-  if (!api_records_ && api_.use_system_thread_ids() != CUPTI_SUCCESS) {
+  if (!system_thread_ids()) {
     launch_callbacks_ = true;
     return false;
   }
   api_records_ = true;
   processor_.set_join_api_records(true);
   return true;
+}
+
+bool cupti_session::system_thread_ids() {
+  // Asked once: both API-record paths need it, and reconfigure comes back here.
+  if (thread_ids_ == thread_id_type::unknown)
+    thread_ids_ = api_.use_system_thread_ids() == CUPTI_SUCCESS ? thread_id_type::system
+                                                                : thread_id_type::refused;
+  return thread_ids_ == thread_id_type::system;
 }
 
 void cupti_session::reconfigure() {

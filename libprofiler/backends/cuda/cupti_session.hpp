@@ -128,6 +128,8 @@ class cupti_session {
   // Whether traced API calls come from API activity records (false for good once callbacks
   // were needed: the calls traced from records until then go back to callbacks).
   bool trace_api_by_records(bool callbacks_needed);
+  // Whether CUPTI names OS threads (gettid) in API activity records, as the core does.
+  bool system_thread_ids();
   // While the first-call hook is armed: whether this callback is processed as usual (it runs
   // the hook at the first entry after cuInit; cupti_session_deferral.cpp).
   bool pass_deferral(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -191,9 +193,10 @@ class cupti_session {
   bool flush_period_set_ = false;
   bool trace_activity_ = false;
   bool trace_code_objects_ = false;
-  bool launch_callbacks_ = false;       // launch callbacks were needed once: they stay
-  bool api_records_ = false;            // launch-like calls give API activity records
-  uint32_t api_record_cbids_ = 0;       // how many calls were asked for API records
+  bool launch_callbacks_ = false;  // launch callbacks were needed once: they stay
+  bool api_records_ = false;       // launch-like calls give API activity records
+  uint32_t api_record_cbids_ = 0;  // how many calls were asked for API records
+  enum class thread_id_type : uint8_t { unknown, system, refused } thread_ids_{};
   bool api_records_requested_ = false;  // API tracing from API activity records asked for
   bool api_callbacks_ = false;          // API tracing needed callbacks once: they stay
   api_record_tracing record_tracing_;   // the calls traced from their API activity records

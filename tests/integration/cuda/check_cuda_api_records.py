@@ -16,8 +16,6 @@ Exit 77 with --gpu and no GPU.
 """
 import argparse
 import collections
-import csv
-import glob
 import os
 import shutil
 import subprocess
@@ -28,14 +26,6 @@ import cuda_checks as cc  # noqa: E402
 
 LAUNCHES = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaGraphLaunch",
             "cuLaunchKernel", "cuLaunchCooperativeKernel", "cuGraphLaunch")
-
-
-def rows(out, name):
-    files = glob.glob(os.path.join(out, "**", f"run_{name}.csv"), recursive=True)
-    if len(files) != 1:
-        return []
-    with open(files[0], newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def run(c, args, out, records):
@@ -55,10 +45,10 @@ def run(c, args, out, records):
     print(p.stdout[-1500:], p.stderr[-2500:])
     c.eq(p.returncode, 0, f"rocprofv3 exit status ({mode})")
     c.eq("API calls from API records" in p.stderr, records, f"the plugin says which path ({mode})")
-    api = [r for r in rows(out, "cuda_api_trace")
+    api = [r for r in cc.csv_rows(out, "cuda_api_trace")
            if r["Domain"] in ("CUDA_RUNTIME_API", "CUDA_DRIVER_API")]
     c.check(len(api) > 0, f"API rows ({mode})")
-    return api, rows(out, "kernel_trace")
+    return api, cc.csv_rows(out, "kernel_trace")
 
 
 def per_thread(api):
@@ -101,15 +91,7 @@ def check_records(c, api, kernels):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("rocprofv3")
-    ap.add_argument("workdir")
-    ap.add_argument("--fake")
-    ap.add_argument("--gpu", action="store_true")
-    argv = sys.argv[1:]
-    cut = argv.index("--") if "--" in argv else len(argv)
-    args = ap.parse_args(argv[:cut])
-    args.app = argv[cut + 1:]
+    args = cc.parse_with_app(argparse.ArgumentParser())
     if args.gpu:
         cc.require_gpu("cuda_api_records")
     c = cc.checker("cuda_api_records")
