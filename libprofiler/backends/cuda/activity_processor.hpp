@@ -143,6 +143,7 @@ class activity_processor {
   void settle_driver_calls(const correlation_entry* runtime);
   void emit_api_call(const api_call& c, const correlation_entry& ids);
   bool own_call(const api_call& c) const;
+  const char* call_name(api_domain domain, uint32_t cbid);
   using waiting_work = std::variant<kernel_event, memcpy_event, memset_event, allocation_event>;
   void emit_waiting(waiting_work& w, const correlation_entry& c);
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
@@ -168,6 +169,8 @@ class activity_processor {
   nested_driver_filter nesting_;
   std::vector<settled_call> settled_;  // reused: settled driver calls, being handled
   cupti_api* names_ = nullptr;         // names the calls of API records (the buffer's walker)
+  // CUPTI's name of each call, asked once per call ([domain][cbid]; "" when CUPTI has none).
+  std::vector<const char*> call_names_[2];
   struct call_window {
     int64_t tid;
     uint64_t start_ns, end_ns;

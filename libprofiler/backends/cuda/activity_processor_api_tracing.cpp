@@ -33,6 +33,18 @@ void activity_processor::own_calls(int64_t tid, uint64_t start_ns, uint64_t end_
   if (own_windows_.size() < max_windows) own_windows_.push_back(call_window{tid, start_ns, end_ns});
 }
 
+const char* activity_processor::call_name(api_domain domain, uint32_t cbid) {
+  std::vector<const char*>& names = call_names_[domain == api_domain::runtime ? 0 : 1];
+  if (names.empty()) names.assign(api_record_tracing::max_cbid, nullptr);
+  const char*& name = names[cbid];  // cbid < max_cbid: checked by the caller
+  if (name == nullptr && names_ != nullptr) {
+    const auto d =
+        domain == api_domain::runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
+    if (names_->callback_name(d, cbid, &name) != CUPTI_SUCCESS || name == nullptr) name = "";
+  }
+  return name != nullptr && *name != '\0' ? name : nullptr;
+}
+
 bool activity_processor::own_call(const api_call& c) const {
   for (const call_window& w : own_windows_)
     if (w.tid == c.tid && c.start_ns >= w.start_ns && c.end_ns <= w.end_ns) return true;
@@ -84,11 +96,7 @@ void activity_processor::emit_api_call(const api_call& c, const correlation_entr
   api_event e;
   e.domain = c.domain;
   e.cbid = c.cbid;
-  const char* name = nullptr;
-  if (names_ != nullptr &&
-      names_->callback_name(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API,
-                            c.cbid, &name) == CUPTI_SUCCESS)
-    e.name = name;
+  e.name = call_name(c.domain, c.cbid);
   e.correlation_id = ids.correlation_id;
   e.tid = c.tid;
   e.start_ns = c.start_ns;

@@ -249,7 +249,9 @@ void cupti_session::enable_callbacks() {
           d.recorded.set(cbid);
           ++api_record_cbids_;
         } else {
-          api_by_records = false;  // a libcupti without per-API records: callbacks from here on
+          // A libcupti without per-API records: callbacks from here on, for good.
+          api_by_records = false;
+          api_callbacks_ = true;
         }
       }
       const bool by_record = d.recorded.test(cbid);

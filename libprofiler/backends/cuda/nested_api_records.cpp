@@ -21,7 +21,8 @@ void nested_driver_filter::runtime_call(const api_call& runtime, std::vector<set
   for (const api_call& d : it->second)
     out.push_back(settled_call{d, d.start_ns >= runtime.start_ns && d.end_ns <= runtime.end_ns});
   held_count_ -= it->second.size();
-  held_.erase(it);  // threads come and go: no empty entry stays behind
+  // Kept, empty: its thread comes back with the next driver call (no allocation per call).
+  it->second.clear();
 }
 
 void nested_driver_filter::release_all(std::vector<settled_call>& out) {

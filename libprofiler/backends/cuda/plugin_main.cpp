@@ -297,7 +297,12 @@ void finish_backend() {
   if (s.session != nullptr) {
     flush_on_helper_thread(*s.session, true);
     s.session->finish_counting();
-    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) print_correlation_counts(*s.session);
+    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) {
+      print_correlation_counts(*s.session);
+      // The tools may have started after the running line (deferred start): said again here.
+      if (s.session->traces_api_from_records())
+        std::fprintf(stderr, "rocprofv3 [cuda]: API calls from API records\n");
+    }
   }
   // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,
   // whose teardown may follow this handler; everything was delivered here.
