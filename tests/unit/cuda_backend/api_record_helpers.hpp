@@ -13,6 +13,13 @@
 
 namespace rocprof::cuda::test {
 
+// The calls the synthetic CUPTI names (synthetic_cupti::name_launch_calls).
+constexpr uint32_t launch_cbid = synthetic_cupti::launch_cbid;
+constexpr uint32_t malloc_cbid = synthetic_cupti::malloc_cbid;
+constexpr uint32_t memcpy_cbid = synthetic_cupti::memcpy_cbid;
+constexpr uint32_t driver_launch_cbid = synthetic_cupti::driver_launch_cbid;
+constexpr uint32_t driver_other_cbid = synthetic_cupti::driver_other_cbid;
+
 template <typename T>
 const CUpti_Activity& as_record(const T& r) {
   return *static_cast<const CUpti_Activity*>(static_cast<const void*>(&r));

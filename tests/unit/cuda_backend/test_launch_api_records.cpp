@@ -19,18 +19,8 @@
 namespace rocprof::cuda {
 namespace {
 
-using test::any_api_callback;
-using test::api_record;
-using test::as_record;
-using test::deliver;
-using test::has;
-using test::kernel_record;
-using names = test::synthetic_cupti;
-constexpr uint32_t launch_cbid = names::launch_cbid;
-constexpr uint32_t malloc_cbid = names::malloc_cbid;
-constexpr uint32_t memcpy_cbid = names::memcpy_cbid;
-constexpr uint32_t driver_launch_cbid = names::driver_launch_cbid;
-constexpr uint32_t driver_other_cbid = names::driver_other_cbid;
+// The synthetic records, their delivery and the synthetic CUPTI's call ids.
+using namespace test;
 
 void name_callbacks(test::synthetic_cupti& api) {
   api.name_launch_calls();
