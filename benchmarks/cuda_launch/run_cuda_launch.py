@@ -9,8 +9,10 @@ Configurations (median of --runs runs each, all in this one process's run so the
   ours-kernel-cb the same with ROCPROF_CUDA_LAUNCH_CALLBACKS=1 (the launch-callback path)
   bare-sys       bare collector, kernels+copies+memsets+MEMORY2+API callbacks (floor of --sys-trace)
   ours-sys       our plugin injected alone, every CUDA domain
+  ours-sys-rec   the same with ROCPROF_CUDA_API_RECORDS=1 (API calls from API activity records)
   cli-kernel     rocprofv3 --kernel-trace (when --rocprofv3 is given and works)
   cli-sys        rocprofv3 --sys-trace
+  cli-sys-rec    rocprofv3 --sys-trace --cuda-api-records (API calls from API activity records)
 Prints, per pair, the cost each adds over no tool and the ratio of those added costs (issue 15's
 goal: ours <= 1.2x the bare collector's); the JSON has them under added_us / added_ratios.
 Exit status 77 when there is no GPU (the CTest skip code).
@@ -75,11 +77,16 @@ def main():
         ("ours-sys", bench, env_with(CUDA_INJECTION64_PATH=args.plugin,
                                      ROCPROF_CUDA_DOMAINS="runtime,driver,kernel,memcpy,memset,alloc,code",
                                      ROCPROF_CUDA_STANDALONE_OUTPUT=os.path.join(tmp, "s.json"))),
+        ("ours-sys-rec", bench, env_with(CUDA_INJECTION64_PATH=args.plugin, ROCPROF_CUDA_API_RECORDS="1",
+                                         ROCPROF_CUDA_DOMAINS="runtime,driver,kernel,memcpy,memset,alloc,code",
+                                         ROCPROF_CUDA_STANDALONE_OUTPUT=os.path.join(tmp, "sr.json"))),
     ]
     if args.rocprofv3:
-        for name, flag in (("cli-kernel", "--kernel-trace"), ("cli-sys", "--sys-trace")):
+        for name, flags in (("cli-kernel", ["--kernel-trace"]), ("cli-sys", ["--sys-trace"]),
+                            ("cli-sys-rec", ["--sys-trace", "--cuda-api-records"])):
             out = os.path.join(tmp, name)
-            configs.append((name, [args.rocprofv3, flag, "-d", out, "-o", "run", "--"] + bench, base_env))
+            configs.append((name, [args.rocprofv3, *flags, "-d", out, "-o", "run", "--"] + bench,
+                            base_env))
 
     results = {}
     # Interleave the configurations run by run so that drift in the VM hits all of them alike.
@@ -108,8 +115,9 @@ def main():
     ratios, added_ratios = {}, {}
     added_us = {name: us - base for name, us in results.items() if name != "baseline"}
     for ours, bare in (("ours-kernel", "bare-kernel"), ("ours-kernel-cb", "bare-kernel"),
-                       ("ours-sys", "bare-sys"), ("cli-kernel", "bare-kernel"),
-                       ("cli-sys", "bare-sys")):
+                       ("ours-sys", "bare-sys"), ("ours-sys-rec", "bare-sys"),
+                       ("cli-kernel", "bare-kernel"),
+                       ("cli-sys", "bare-sys"), ("cli-sys-rec", "bare-sys")):
         if ours in results and bare in results:
             ratios[f"{ours}/{bare}"] = results[ours] / results[bare]
             over_b = results[bare] - base

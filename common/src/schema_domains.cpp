@@ -138,6 +138,12 @@ std::vector<option_spec> domain_rows() {
           .meta("BOOL")
           .says("Also record the driver calls that CUDA runtime calls make (off: with the "
                 "runtime traced, only the application's own driver calls are recorded)"),
+      row("cuda_api_records", "cuda-api-records")
+          .to("ROCPROF_CUDA_API_RECORDS", ef::flag)
+          .in(k_granular)
+          .meta("BOOL")
+          .says("Record CUDA runtime/driver API calls from CUPTI's asynchronous API activity "
+                "records instead of a callback on each call (cheaper; no arguments)"),
 
       // Counters
       row("pmc", "pmc")

@@ -62,6 +62,21 @@ rocprofiler_dim3_t dim3_of(const dims& d) {
   return rocprofiler_dim3_t{d.x, d.y, d.z};
 }
 
+// The buffer record of one API call, without arguments; `ids` as the call's scope had them.
+rocprofiler_buffer_tracing_cuda_api_record_t api_record_of(const api_event& e,
+                                                           rocprofiler_correlation_id_t ids) {
+  rocprofiler_buffer_tracing_cuda_api_record_t r{};
+  r.size = sizeof(r);
+  r.kind = buffer_kind_of(e.domain);
+  r.operation = static_cast<rocprofiler_tracing_operation_t>(e.cbid);
+  r.correlation_id = ids;
+  r.start_timestamp = e.start_ns;
+  r.end_timestamp = e.end_ns;
+  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
+  r.return_code = e.return_code;
+  return r;
+}
+
 rocprofiler_callback_tracing_cuda_api_data_t payload_of(const api_event& e) {
   rocprofiler_callback_tracing_cuda_api_data_t p{};
   p.size = sizeof(p);
@@ -194,15 +209,7 @@ void abi_sink::api_exit(const api_event& e) {
   const rocprofiler_buffer_tracing_kind_t kind = buffer_kind_of(e.domain);
   const auto op = static_cast<rocprofiler_tracing_operation_t>(e.cbid);
   if (core_->buffer_kind_enabled(kind, op) == 0) return;
-  rocprofiler_buffer_tracing_cuda_api_record_t r{};
-  r.size = sizeof(r);
-  r.kind = kind;
-  r.operation = op;
-  r.correlation_id = scope.correlation_id;
-  r.start_timestamp = e.start_ns;
-  r.end_timestamp = e.end_ns;
-  r.thread_id = static_cast<rocprofiler_thread_id_t>(e.tid);
-  r.return_code = e.return_code;
+  rocprofiler_buffer_tracing_cuda_api_record_t r = api_record_of(e, scope.correlation_id);
   // The arguments by value: what CUPTI's parameter struct holds stays valid in the copy.
   const api_signature* sig = e.args != nullptr ? find_signature(e.domain, e.cbid) : nullptr;
   if (sig != nullptr && sig->params_size <= sizeof(r.args)) {
@@ -466,6 +473,23 @@ void abi_sink::dropped(uint64_t count) {
       return;
     }
   }
+}
+
+void abi_sink::emit_api_record(const api_event& e) {
+  const rocprofiler_buffer_tracing_kind_t kind = buffer_kind_of(e.domain);
+  const auto op = static_cast<rocprofiler_tracing_operation_t>(e.cbid);
+  if (core_->buffer_kind_enabled(kind, op) == 0) return;
+  // No external id and no ancestor: both belong to the calling thread's state at the call,
+  // which an activity record does not carry.
+  rocprofiler_correlation_id_t ids{};
+  ids.internal = e.correlation_id;
+  const rocprofiler_buffer_tracing_cuda_api_record_t r = api_record_of(e, ids);
+  core_->emit_buffer_record(kind, &r, 0);
+}
+
+bool abi_sink::api_callbacks_requested() {
+  return callback_kind(ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API) ||
+         callback_kind(ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API);
 }
 
 }  // namespace rocprof::cuda

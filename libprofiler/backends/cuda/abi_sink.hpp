@@ -26,6 +26,8 @@ class abi_sink final : public backend_sink {
   bool api_traced(api_domain domain, uint32_t cbid) override;
   void api_enter(api_event& e) override;
   void api_exit(const api_event& e) override;
+  void emit_api_record(const api_event& e) override;
+  bool api_callbacks_requested() override;
   void emit(const kernel_event& e) override;
   void emit(const memcpy_event& e) override;
   void emit(const memset_event& e) override;

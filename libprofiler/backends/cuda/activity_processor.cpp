@@ -86,23 +86,37 @@ void activity_processor::emit_waiting(waiting_work& w, const correlation_entry& 
 
 void activity_processor::api_record(const CUpti_ActivityAPI& a) {
   ++counts_.api;
+  join_api_record(a.correlationId, static_cast<int64_t>(a.threadId), nullptr);
+}
+
+correlation_entry activity_processor::join_api_record(uint32_t cupti_id, int64_t tid,
+                                                      const correlation_entry* inherit) {
   correlation_entry c;
   // A launch callback that saw the call (external ids, counting) has the last word.
-  const auto found = correlations_.find(a.correlationId, c);
+  const auto found = correlations_.find(cupti_id, c);
   if (found == correlation_map::found::none) {
-    c.correlation_id = sink_.next_correlation_id();
-    c.tid = static_cast<int64_t>(a.threadId);
-    correlations_.put(a.correlationId, c);
+    if (inherit != nullptr) {
+      c = *inherit;
+    } else {
+      c.correlation_id = sink_.next_correlation_id();
+      c.tid = tid;
+    }
+    correlations_.put(cupti_id, c);
   }
-  const auto range = waiting_.equal_range(a.correlationId);
+  const bool shared = found == correlation_map::found::shared;
+  const auto range = waiting_.equal_range(cupti_id);
   for (auto it = range.first; it != range.second; ++it)
-    emit_waiting(it->second,
-                 found == correlation_map::found::shared ? resolve(a.correlationId) : c);
+    emit_waiting(it->second, shared ? resolve(cupti_id) : c);
   waiting_.erase(range.first, range.second);
+  return shared ? resolve(cupti_id) : c;
 }
 
 void activity_processor::release_waiting() {
   std::lock_guard<std::mutex> lock{mutex_};
+  if (api_tracing_on_) {  // no runtime record will settle them now
+    nesting_.release_all(settled_);
+    settle_driver_calls(nullptr);
+  }
   for (auto& [cupti_id, work] : waiting_)
     emit_waiting(work, resolve(cupti_id));
   waiting_.clear();
@@ -199,6 +213,7 @@ void activity_processor::deliver(std::vector<finished_dispatch>& ready) {
 
 void activity_processor::process_buffer(cupti_api& api, uint8_t* buffer, size_t valid_size) {
   CUpti_Activity* record = nullptr;
+  names_ = &api;  // one CUPTI per process: the API records' calls are named through it
   while (api.next_record(buffer, valid_size, &record) == CUPTI_SUCCESS && record != nullptr) {
     process(*record);
   }
@@ -271,6 +286,10 @@ void activity_processor::process(const CUpti_Activity& record) {
     }
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER:
+      if (api_tracing_on_) {
+        traced_api_record(reinterpret_cast<const CUpti_ActivityAPI&>(record));
+        break;
+      }
       if (!join_api_records_) {
         ++counts_.other;
         break;

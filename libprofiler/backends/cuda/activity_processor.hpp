@@ -7,6 +7,7 @@
 #include <cupti.h>
 
 #include <atomic>
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -20,8 +21,19 @@
 #include "correlation_map.hpp"
 #include "counters/graph_counting.hpp"
 #include "cupti_api.hpp"
+#include "nested_api_records.hpp"
 
 namespace rocprof::cuda {
+
+// API tracing from CUPTI's API activity records instead of callbacks: the calls whose records
+// become the core's API buffer records, per domain, and whether the driver calls that runtime
+// calls make are left out (runtime traced, --cuda-nested-driver-trace not given).
+struct api_record_tracing {
+  static constexpr size_t max_cbid = 1024;  // above both CUDA 13 callback id ranges
+  std::bitset<max_cbid> runtime, driver;
+  bool drop_nested_driver = false;
+  bool any() const { return runtime.any() || driver.any(); }
+};
 
 struct activity_counts {
   uint64_t kernels = 0, memcpys = 0, memsets = 0, allocations = 0, api = 0, other = 0;
@@ -52,6 +64,16 @@ class activity_processor {
   // come): it gets a fresh core id and no thread, as work no callback saw did before.
   void release_waiting();
   size_t waiting() const;
+  // API activity records of the calls `t` names become API buffer records (sink emit_api_record:
+  // thread, times, return code and a core correlation id that the work they launched shares;
+  // no arguments, no external id). Every API record still joins the work it launched.
+  void set_api_record_tracing(const api_record_tracing& t);
+  bool traces_api_records() const;
+  // Driver records held until a runtime record of their thread tells whether they were nested.
+  size_t held_driver_records() const;
+  // The backend's own CUDA calls (the agent query) ran on thread `tid` between these times: API
+  // records of that thread within them are not the application's calls and are not traced.
+  void own_calls(int64_t tid, uint64_t start_ns, uint64_t end_ns);
 
   // Walks one completed buffer with cuptiActivityGetNextRecord (through `api`).
   void process_buffer(cupti_api& api, uint8_t* buffer, size_t valid_size);
@@ -109,6 +131,19 @@ class activity_processor {
   }
   // An API activity record: the launch's thread, and the work that waited for it.
   void api_record(const CUpti_ActivityAPI& a);
+  // The ids of an API record's call, put in the correlation map unless known (a fresh core id,
+  // or `inherit`'s: a nested call's work belongs to its runtime call); releases the work that
+  // waited for it.
+  correlation_entry join_api_record(uint32_t cupti_id, int64_t tid,
+                                    const correlation_entry* inherit);
+  // API tracing from records (activity_processor_api_tracing.cpp).
+  void traced_api_record(const CUpti_ActivityAPI& a);
+  // Joins (and emits, unless nested) the driver calls in settled_; `runtime` holds the ids of
+  // the runtime call that settled them, nullptr when none did.
+  void settle_driver_calls(const correlation_entry* runtime);
+  void emit_api_call(const api_call& c, const correlation_entry& ids);
+  bool own_call(const api_call& c) const;
+  const char* call_name(api_domain domain, uint32_t cbid);
   using waiting_work = std::variant<kernel_event, memcpy_event, memset_event, allocation_event>;
   void emit_waiting(waiting_work& w, const correlation_entry& c);
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
@@ -129,6 +164,18 @@ class activity_processor {
   std::unordered_map<std::string, uint64_t> code_object_of_;  // function name -> code object
   bool join_api_records_ = false;
   std::unordered_multimap<uint32_t, waiting_work> waiting_;  // CUPTI correlation id -> work
+  api_record_tracing api_tracing_;
+  bool api_tracing_on_ = false;
+  nested_driver_filter nesting_;
+  std::vector<settled_call> settled_;  // reused: settled driver calls, being handled
+  cupti_api* names_ = nullptr;         // names the calls of API records (the buffer's walker)
+  // CUPTI's name of each call, asked once per call ([domain][cbid]; "" when CUPTI has none).
+  std::vector<const char*> call_names_[2];
+  struct call_window {
+    int64_t tid;
+    uint64_t start_ns, end_ns;
+  };
+  std::vector<call_window> own_windows_;  // a few, at start (bounded)
   mutable std::mutex mutex_;
   activity_counts counts_;
   record_correlation_counts ids_;

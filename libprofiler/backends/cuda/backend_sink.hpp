@@ -43,6 +43,13 @@ class backend_sink {
   // e.correlation_id and e.external_id; api_exit delivers callbacks and the buffer record.
   virtual void api_enter(api_event& e) = 0;
   virtual void api_exit(const api_event& e) = 0;
+  // A completed API call that no callback saw (CUPTI's API activity records, on CUPTI's buffer
+  // thread): the buffer record api_exit makes, with the thread, times and correlation id given
+  // in `e` and no arguments. Nothing of the calling thread's state is read.
+  virtual void emit_api_record(const api_event& e) = 0;
+  // Whether some context traces a CUDA API domain through callbacks (they need a CUPTI
+  // callback on each call; buffer records can come from API activity records instead).
+  virtual bool api_callbacks_requested() { return true; }
   // Buffer tracing records of GPU work.
   virtual void emit(const kernel_event& e) = 0;
   virtual void emit(const memcpy_event& e) = 0;

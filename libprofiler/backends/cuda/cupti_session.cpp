@@ -125,6 +125,7 @@ cupti_session::cupti_session(cupti_api& api, backend_sink& sink)
       counting_{api, sink, processor_, correlations_, plugin_counter_sets()} {
   processor_.set_graph_counting(&counting_.graphs());
   nested_driver_traced_ = env_flag("ROCPROF_CUDA_NESTED_DRIVER_API");
+  api_records_requested_ = env_flag("ROCPROF_CUDA_API_RECORDS");
 }
 
 cupti_session::~cupti_session() {
@@ -206,11 +207,17 @@ void cupti_session::enable_callbacks() {
   // The runtime calls are traced: the driver calls they make are not, unless asked for.
   skip_nested_driver_.store(runtime && !nested_driver_traced_, std::memory_order_relaxed);
   // What needs the launching thread at launch time (launch_callbacks_needed in the README):
-  // counting, PC sampling's launch ids, API tracing (its callbacks see the launches anyway),
-  // and external ids pushed or requested for the launched work.
+  // counting, PC sampling's launch ids, and external ids pushed or requested for the launched
+  // work. API tracing through callbacks sees the launches anyway; through API activity records
+  // (ROCPROF_CUDA_API_RECORDS) it needs, and lets the work have, no callback at all.
+  const bool launch_hooks = counting || sampler_ || sink_.launch_time_ids_needed();
+  bool api_by_records =
+      (runtime || driver) && trace_api_by_records(launch_hooks || sink_.api_callbacks_requested());
   bool use_records =
-      trace_activity_ && attribute_by_api_records(counting || sampler_ || runtime || driver ||
-                                                  sink_.launch_time_ids_needed());
+      trace_activity_ &&
+      attribute_by_api_records(launch_hooks || ((runtime || driver) && !api_by_records));
+  api_record_tracing record_plan = record_tracing_;
+  record_plan.drop_nested_driver = runtime && !nested_driver_traced_;
 
   struct domain_plan {
     CUpti_CallbackDomain domain;
@@ -220,12 +227,15 @@ void cupti_session::enable_callbacks() {
     std::bitset<max_cbid>& bits;
     std::bitset<max_cbid>& enabled;
     std::bitset<max_cbid>& launching;
+    std::bitset<max_cbid>& recorded;  // traced from API activity records
   };
   for (const domain_plan& d :
        {domain_plan{CUPTI_CB_DOMAIN_RUNTIME_API, api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
-                    runtime, traced_runtime_, enabled_runtime_, launching_runtime_},
+                    runtime, traced_runtime_, enabled_runtime_, launching_runtime_,
+                    record_plan.runtime},
         domain_plan{CUPTI_CB_DOMAIN_DRIVER_API, api_domain::driver, CUPTI_DRIVER_TRACE_CBID_SIZE,
-                    driver, traced_driver_, enabled_driver_, launching_driver_}}) {
+                    driver, traced_driver_, enabled_driver_, launching_driver_,
+                    record_plan.driver}}) {
     if (!d.traced && !trace_activity_) continue;
     // Per cbid, so that only the requested operations, and the calls that launch requested GPU
     // work (for their thread and correlation id), cost a callback.
@@ -233,8 +243,20 @@ void cupti_session::enable_callbacks() {
       const char* name = nullptr;
       if (api_.callback_name(d.domain, cbid, &name) != CUPTI_SUCCESS) name = nullptr;
       const bool traced = d.traced && sink_.api_traced(d.ours, cbid);
+      // Traced from its API activity records: no callback, the buffer thread makes the record.
+      if (traced && api_by_records && !d.recorded.test(cbid)) {
+        if (api_.activity_enable_api(d.domain, cbid, 1) == CUPTI_SUCCESS) {
+          d.recorded.set(cbid);
+          ++api_record_cbids_;
+        } else {
+          // A libcupti without per-API records: callbacks from here on, for good.
+          api_by_records = false;
+          api_callbacks_ = true;
+        }
+      }
+      const bool by_record = d.recorded.test(cbid);
       // Only ever set while running: callbacks read these bits without a lock.
-      if (traced) d.bits.set(cbid);
+      if (traced && !by_record) d.bits.set(cbid);
       // Calls that begin a stream capture count too: launches into the capture are told apart.
       const bool begins = (launch_work_of(name) & begins_capture) != 0;
       if ((trace_activity_ || sampler_) &&
@@ -243,7 +265,7 @@ void cupti_session::enable_callbacks() {
       const bool counted =
           counting && d.domain == CUPTI_CB_DOMAIN_DRIVER_API && counting_.handles(cbid);
       const bool launch = trace_activity_ && callback_needed(name, n);
-      if (launch && use_records) {
+      if (launch && use_records && !by_record) {
         if (api_.activity_enable_api(d.domain, cbid, 1) == CUPTI_SUCCESS) {
           ++api_record_cbids_;
         } else {
@@ -260,14 +282,39 @@ void cupti_session::enable_callbacks() {
       // Launch callbacks ask external ids at launch time: they must see a capture begin, or
       // the launches recorded into the capture would ask for work that never runs by itself.
       const bool capture_seen = begins && trace_activity_ && !use_records;
-      if (traced || counted || (launch && !use_records) || capture_seen) {
+      if ((traced && !by_record) || counted || (launch && !use_records) || capture_seen) {
         if (ROCPROF_CUPTI_CALL(api_, api_.enable_callback(1, subscriber_, d.domain, cbid)))
           d.enabled.set(cbid);
       }
     }
   }
+  if (record_plan.any() || record_tracing_.any()) {
+    record_tracing_ = record_plan;
+    processor_.set_api_record_tracing(record_tracing_);
+  }
   if (trace_activity_ || trace_code_objects_ || runtime || driver || sampler_)
     enable_resource_callbacks();
+}
+
+bool cupti_session::trace_api_by_records(bool callbacks_needed) {
+  if (!api_records_requested_ || api_callbacks_) return false;
+  if (callbacks_needed || env_flag("ROCPROF_CUDA_LAUNCH_CALLBACKS") ||
+      // API records name the OS thread only with the system thread id type (gettid, as ours).
+      !system_thread_ids()) {
+    // From now on through callbacks. Calls already traced from records are left to the
+    // callbacks too (their records only join work from here on), so no call is recorded twice.
+    api_callbacks_ = true;
+    if (record_tracing_.any()) {
+      for (size_t cbid = 0; cbid < max_cbid; ++cbid) {
+        if (record_tracing_.runtime.test(cbid)) traced_runtime_.set(cbid);
+        if (record_tracing_.driver.test(cbid)) traced_driver_.set(cbid);
+      }
+      record_tracing_ = api_record_tracing{};
+      processor_.set_api_record_tracing(record_tracing_);
+    }
+    return false;
+  }
+  return true;
 }
 
 void cupti_session::enable_resource_callbacks() {
@@ -285,13 +332,21 @@ bool cupti_session::attribute_by_api_records(bool launch_hooks_needed) {
     return false;
   }
   // API records name the OS thread only with the system thread id type (gettid, as ours).
-  if (!api_records_ && api_.use_system_thread_ids() != CUPTI_SUCCESS) {
+  if (!system_thread_ids()) {
     launch_callbacks_ = true;
     return false;
   }
   api_records_ = true;
   processor_.set_join_api_records(true);
   return true;
+}
+
+bool cupti_session::system_thread_ids() {
+  // Asked once: both API-record paths need it, and reconfigure comes back here.
+  if (thread_ids_ == thread_id_type::unknown)
+    thread_ids_ = api_.use_system_thread_ids() == CUPTI_SUCCESS ? thread_id_type::system
+                                                                : thread_id_type::refused;
+  return thread_ids_ == thread_id_type::system;
 }
 
 void cupti_session::reconfigure() {
@@ -418,7 +473,11 @@ void cupti_session::on_nested_driver(api_thread& t, CUpti_CallbackId cbid,
 void cupti_session::register_agents_once() {
   std::call_once(agents_once_, [this] {
     t_in_backend = true;
+    const uint64_t queried_from = boottime_ns();
     const device_query q = query_devices();
+    // Its driver calls are not the application's: callbacks skip them (t_in_backend), and
+    // API tracing from records must drop their records.
+    processor_.own_calls(static_cast<int64_t>(syscall(SYS_gettid)), queried_from, boottime_ns());
     t_in_backend = false;
     if (!q.error.empty()) {
       if (notices_wanted(sink_))
@@ -497,7 +556,7 @@ void cupti_session::flush() {
   if (sampler_) sampler_->drain();
   ROCPROF_CUPTI_CALL(api_, api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   // A forced flush delivered every API record there is: work still waiting had none.
-  if (api_records_) processor_.release_waiting();
+  if (api_records_ || record_tracing_.any()) processor_.release_waiting();
 }
 
 void cupti_session::stop() {

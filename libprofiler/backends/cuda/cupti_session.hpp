@@ -87,6 +87,13 @@ class cupti_session {
   session_state state() const { return state_; }
   // Whether launches are attributed without callbacks (API activity records).
   bool attributes_by_api_records() const { return api_records_; }
+  // Whether traced API calls are recorded from CUPTI's API activity records, without callbacks
+  // (ROCPROF_CUDA_API_RECORDS=1, rocprofv3 --cuda-api-records; read at construction, or set
+  // here before start()). Only when nothing needs a callback on those calls: no API callback
+  // tracing, no counting, no PC sampling, no launch-time external ids, no
+  // ROCPROF_CUDA_LAUNCH_CALLBACKS. Records have no arguments and no external ids.
+  void trace_api_from_records(bool on) { api_records_requested_ = on; }
+  bool traces_api_from_records() const { return record_tracing_.any(); }
   activity_counts counts() const { return processor_.counts(); }
   record_correlation_counts correlation_counts() const { return processor_.correlation_counts(); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
@@ -118,6 +125,11 @@ class cupti_session {
   // Whether launches are attributed from API activity records rather than launch callbacks
   // (decided at the first enable; once callbacks are needed they stay on).
   bool attribute_by_api_records(bool launch_hooks_needed);
+  // Whether traced API calls come from API activity records (false for good once callbacks
+  // were needed: the calls traced from records until then go back to callbacks).
+  bool trace_api_by_records(bool callbacks_needed);
+  // Whether CUPTI names OS threads (gettid) in API activity records, as the core does.
+  bool system_thread_ids();
   // While the first-call hook is armed: whether this callback is processed as usual (it runs
   // the hook at the first entry after cuInit; cupti_session_deferral.cpp).
   bool pass_deferral(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -184,6 +196,10 @@ class cupti_session {
   bool launch_callbacks_ = false;  // launch callbacks were needed once: they stay
   bool api_records_ = false;       // launch-like calls give API activity records
   uint32_t api_record_cbids_ = 0;  // how many calls were asked for API records
+  enum class thread_id_type : uint8_t { unknown, system, refused } thread_ids_{};
+  bool api_records_requested_ = false;  // API tracing from API activity records asked for
+  bool api_callbacks_ = false;          // API tracing needed callbacks once: they stay
+  api_record_tracing record_tracing_;   // the calls traced from their API activity records
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> code_objects_{0};
   std::once_flag agents_once_;

@@ -243,7 +243,8 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
   } else {
     s.status = std::string{"running ("} + how + ", " + lib.path + ", CUPTI " +
                std::to_string(lib.version) +
-               (s.session->attributes_by_api_records() ? ", launches from API records" : "") + ")";
+               (s.session->attributes_by_api_records() ? ", launches from API records" : "") +
+               (s.session->traces_api_from_records() ? ", API calls from API records" : "") + ")";
   }
   if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
     std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
@@ -296,7 +297,12 @@ void finish_backend() {
   if (s.session != nullptr) {
     flush_on_helper_thread(*s.session, true);
     s.session->finish_counting();
-    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) print_correlation_counts(*s.session);
+    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) {
+      print_correlation_counts(*s.session);
+      // The tools may have started after the running line (deferred start): said again here.
+      if (s.session->traces_api_from_records())
+        std::fprintf(stderr, "rocprofv3 [cuda]: API calls from API records\n");
+    }
   }
   // Later calls (the core's own finalisation runs after this handler) must not touch CUPTI,
   // whose teardown may follow this handler; everything was delivered here.

@@ -17,8 +17,6 @@ Exit 77 with --gpu and no GPU.
 """
 import argparse
 import collections
-import csv
-import glob
 import json
 import os
 import shutil
@@ -27,14 +25,6 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cuda_checks as cc  # noqa: E402
-
-
-def rows(out, name):
-    files = glob.glob(os.path.join(out, "**", f"run_{name}.csv"), recursive=True)
-    if len(files) != 1:
-        return []
-    with open(files[0], newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def run(c, args, out, records):
@@ -54,8 +44,8 @@ def run(c, args, out, records):
     mode = "API records" if records else "launch callbacks"
     c.eq(p.returncode, 0, f"rocprofv3 exit status ({mode})")
     c.eq("launches from API records" in p.stderr, records, f"the plugin says which path ({mode})")
-    kernels = sorted(rows(out, "kernel_trace"), key=lambda r: int(r["Start_Timestamp"]))
-    copies = sorted(rows(out, "memory_copy_trace"), key=lambda r: int(r["Start_Timestamp"]))
+    kernels = sorted(cc.csv_rows(out, "kernel_trace"), key=lambda r: int(r["Start_Timestamp"]))
+    copies = sorted(cc.csv_rows(out, "memory_copy_trace"), key=lambda r: int(r["Start_Timestamp"]))
     c.check(len(kernels) > 0, f"kernel rows ({mode})")
     ids = [int(r["Correlation_Id"]) for r in kernels + copies]
     c.check(all(i > 0 for i in ids), f"non-zero correlation ids ({mode}): {ids[:40]}")
@@ -93,15 +83,8 @@ def shape(kernels, copies):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("rocprofv3")
-    ap.add_argument("workdir")
-    ap.add_argument("--fake")
-    ap.add_argument("--gpu", action="store_true")
     ap.add_argument("--threads")
-    argv = sys.argv[1:]
-    cut = argv.index("--") if "--" in argv else len(argv)
-    args = ap.parse_args(argv[:cut])
-    args.app = argv[cut + 1:]
+    args = cc.parse_with_app(ap)
     if args.gpu:
         cc.require_gpu("kernel_only_paths")
     c = cc.checker("kernel_only_paths")

@@ -1,5 +1,8 @@
 """Shared helpers of the CUDA end-to-end checks: GPU detection (exit 77 = CTest skip) and the
 sample program's summary line."""
+import argparse
+import csv
+import glob
 import json
 import os
 import shutil
@@ -76,3 +79,26 @@ def copy_to_out(path):
     if out and os.path.exists(path):
         os.makedirs(out, exist_ok=True)
         shutil.copy(path, out)
+
+
+def csv_rows(out, name):
+    """The rows of the one run_<name>.csv below `out` (none when there is not exactly one)."""
+    files = glob.glob(os.path.join(out, "**", f"run_{name}.csv"), recursive=True)
+    if len(files) != 1:
+        return []
+    with open(files[0], newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def parse_with_app(ap):
+    """Parses `ROCPROFV3 WORKDIR (--fake LIB | --gpu) [...] -- APP [ARGS...]`: args.app is the
+    command after `--`."""
+    ap.add_argument("rocprofv3")
+    ap.add_argument("workdir")
+    ap.add_argument("--fake")
+    ap.add_argument("--gpu", action="store_true")
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = ap.parse_args(argv[:cut])
+    args.app = argv[cut + 1:]
+    return args

@@ -42,6 +42,8 @@ class standalone_sink final : public coreless_sink {
   }
   void api_enter(api_event& e) override { e.correlation_id = next_correlation_id(); }
   void api_exit(const api_event& e) override;
+  void emit_api_record(const api_event& e) override { api_exit(e); }
+  bool api_callbacks_requested() override { return false; }
   void emit(const kernel_event& e) override;
   void emit(const memcpy_event& e) override;
   void emit(const memset_event& e) override;

@@ -109,6 +109,15 @@ TEST(Environment, MarkersKokkosAndCuda) {
   EXPECT_EQ(get(cuda, "ROCPROF_CUDA_DRIVER_API_TRACE"), "1");
 }
 
+// The CUDA plugin's switches reach it through the environment, like --cuda-nested-driver-trace.
+TEST(Environment, CudaApiRecordsSwitch) {
+  EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-api-records"}), "ROCPROF_CUDA_API_RECORDS"), "1");
+  EXPECT_EQ(get(env_of({"--sys-trace"}), "ROCPROF_CUDA_API_RECORDS"), "<unset>");
+  EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-nested-driver-trace", "--cuda-api-records"}),
+                "ROCPROF_CUDA_NESTED_DRIVER_API"),
+            "1");
+}
+
 TEST(Environment, ValueForms) {
   temp_dir dir;
   const auto extra = dir.write("extra.yaml", "MY_COUNTER:\n  expression: A+B\n");

@@ -99,6 +99,8 @@ TEST(InputFile, JsonJobsAndYmlExtension) {
   EXPECT_EQ(input.jobs[1].list("summary_groups"), std::vector<std::string>{"KERNEL.*"});
   const auto yml = dir.write("jobs.yml", "jobs:\n  - stats: true\n");
   EXPECT_TRUE(read_input_file(yml).jobs[0].flag("stats"));
+  const auto records = dir.write("records.yaml", "jobs:\n  - cuda_api_records: true\n");
+  EXPECT_TRUE(read_input_file(records).jobs[0].flag("cuda_api_records"));
 }
 
 TEST(InputFile, MergeWithTheCommandLine) {

@@ -31,6 +31,13 @@ class recording_sink : public backend_sink {
     enters.push_back(e);
   }
   void api_exit(const api_event& e) override { api.push_back(e); }
+  // Records made after the fact (API activity records) land beside the callbacks' ones.
+  void emit_api_record(const api_event& e) override {
+    api.push_back(e);
+    ++after_the_fact;
+  }
+  bool api_callbacks = false;  // a context traces a CUDA API domain through callbacks
+  bool api_callbacks_requested() override { return api_callbacks; }
   void emit(const kernel_event& e) override { kernels.push_back(e); }
   void emit(const memcpy_event& e) override { copies.push_back(e); }
   void emit(const memset_event& e) override { sets.push_back(e); }
@@ -65,6 +72,7 @@ class recording_sink : public backend_sink {
   std::vector<std::pair<uint64_t, std::string>> symbols;         // (kernel id, name)
   std::vector<std::pair<uint64_t, std::string>> kernel_symbols;  // (code object id, name)
   uint64_t dropped_count = 0;
+  size_t after_the_fact = 0;  // of `api`, given by emit_api_record
 };
 
 }  // namespace rocprof::cuda::test

@@ -30,6 +30,7 @@ struct core_log {
   std::string last_uri;
   uint64_t next_id = 1000;
   uint64_t dropped = 0;
+  uint32_t flags = 0;  // of every emit_buffer_record, or'ed
   rocprofiler_buffer_tracing_kind_t dropped_kind = ROCPROFILER_BUFFER_TRACING_NONE;
 };
 core_log* g_log = nullptr;
@@ -49,7 +50,9 @@ rocprof_core_services_t make_core() {
   };
   s.callback_kind_enabled = [](rocprofiler_callback_tracing_kind_t,
                                rocprofiler_tracing_operation_t) { return 0; };
-  s.emit_buffer_record = [](rocprofiler_buffer_tracing_kind_t kind, const void* record, uint32_t) {
+  s.emit_buffer_record = [](rocprofiler_buffer_tracing_kind_t kind, const void* record,
+                            uint32_t flags) {
+    g_log->flags |= flags;
     uint64_t size = 0;
     std::memcpy(&size, record, sizeof(size));
     const auto* p = static_cast<const unsigned char*>(record);
@@ -194,6 +197,56 @@ TEST_F(abi_sink_test, api_calls_nest_and_produce_one_cuda_api_record_each) {
   EXPECT_EQ(r.end_timestamp, 30U);
   EXPECT_EQ(r.thread_id, 9U);
   EXPECT_EQ(r.return_code, 3);
+}
+
+// API tracing from CUPTI's API activity records: the record of a call no callback saw, made on
+// another thread after the fact, from what the event says (no scope, no thread state).
+TEST_F(abi_sink_test, an_api_record_after_the_fact_is_the_record_of_a_callback_pair) {
+  abi_sink sink{&core_};
+  api_event e;
+  e.domain = api_domain::runtime;
+  e.cbid = 211;
+  e.correlation_id = 31;
+  e.tid = 4242;
+  e.start_ns = 100;
+  e.end_ns = 250;
+  e.return_code = 2;
+  sink.emit_api_record(e);
+  e.cbid = 99;  // an operation no context traces
+  sink.emit_api_record(e);
+  e.cbid = 211;
+  e.domain = api_domain::driver;  // a domain no context traces
+  sink.emit_api_record(e);
+  EXPECT_TRUE(log_.events.empty());  // neither api_enter nor api_exit
+  ASSERT_EQ(log_.records.size(), 1U);
+  EXPECT_EQ(log_.records[0].kind, ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API);
+  const auto& r = log_.records[0].as<rocprofiler_buffer_tracing_cuda_api_record_t>();
+  EXPECT_EQ(r.size, sizeof(rocprofiler_buffer_tracing_cuda_api_record_t));
+  EXPECT_EQ(r.operation, 211);
+  EXPECT_EQ(r.correlation_id.internal, 31U);
+  EXPECT_EQ(r.correlation_id.external.value, 0U);  // not the emitting thread's
+  EXPECT_EQ(r.correlation_id.ancestor, 0U);
+  EXPECT_EQ(r.thread_id, 4242U);
+  EXPECT_EQ(r.start_timestamp, 100U);
+  EXPECT_EQ(r.end_timestamp, 250U);
+  EXPECT_EQ(r.return_code, 2);
+  EXPECT_EQ(r.args_size, 0U);
+  EXPECT_EQ(log_.flags, 0U);  // the core fills nothing from the emitting thread
+}
+
+TEST_F(abi_sink_test, api_callbacks_are_requested_by_cuda_api_callback_tracing_only) {
+  abi_sink sink{&core_};
+  rocprof_enabled_kinds_t k = kinds(
+      {ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API, ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API});
+  sink.set_kinds(k);
+  EXPECT_FALSE(sink.api_callbacks_requested());
+  for (int c : {ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API,
+                ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API}) {
+    rocprof_enabled_kinds_t with = k;
+    with.callback_kinds[c / 64] |= uint64_t{1} << (c % 64);
+    sink.set_kinds(with);
+    EXPECT_TRUE(sink.api_callbacks_requested()) << c;
+  }
 }
 
 TEST_F(abi_sink_test, gpu_work_records_carry_their_fields) {

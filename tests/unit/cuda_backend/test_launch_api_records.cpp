@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "api_record_helpers.hpp"
 #include "cupti_session.hpp"
 #include "recording_sink.hpp"
 #include "synthetic_cupti.hpp"
@@ -18,17 +19,8 @@
 namespace rocprof::cuda {
 namespace {
 
-template <typename T>
-const CUpti_Activity& as_record(const T& r) {
-  return *static_cast<const CUpti_Activity*>(static_cast<const void*>(&r));
-}
-
-using names = test::synthetic_cupti;
-constexpr uint32_t launch_cbid = names::launch_cbid;
-constexpr uint32_t malloc_cbid = names::malloc_cbid;
-constexpr uint32_t memcpy_cbid = names::memcpy_cbid;
-constexpr uint32_t driver_launch_cbid = names::driver_launch_cbid;
-constexpr uint32_t driver_other_cbid = names::driver_other_cbid;
+// The synthetic records, their delivery and the synthetic CUPTI's call ids.
+using namespace test;
 
 void name_callbacks(test::synthetic_cupti& api) {
   api.name_launch_calls();
@@ -45,50 +37,6 @@ void launch_by_callback(cupti_session& s, uint32_t cupti_id) {
   s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
   cb.callbackSite = CUPTI_API_EXIT;
   s.on_api(CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid, cb);
-}
-
-template <typename List>
-bool has(const List& list, CUpti_CallbackDomain d, uint32_t cbid) {
-  return std::find(list.begin(), list.end(),
-                   std::make_pair(d, static_cast<CUpti_CallbackId>(cbid))) != list.end();
-}
-
-bool any_api_callback(const test::synthetic_cupti& api) {
-  return std::any_of(api.enabled_callbacks.begin(), api.enabled_callbacks.end(), [](auto& c) {
-    return c.first == CUPTI_CB_DOMAIN_RUNTIME_API || c.first == CUPTI_CB_DOMAIN_DRIVER_API;
-  });
-}
-
-CUpti_ActivityAPI api_record(CUpti_ActivityKind kind, uint32_t cbid, uint32_t cupti_id,
-                             uint32_t tid) {
-  CUpti_ActivityAPI a{};
-  a.kind = kind;
-  a.cbid = cbid;
-  a.correlationId = cupti_id;
-  a.threadId = tid;
-  a.start = 10;
-  a.end = 20;
-  return a;
-}
-
-CUpti_ActivityKernel10 kernel_record(uint32_t cupti_id) {
-  CUpti_ActivityKernel10 k{};
-  k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-  k.name = "_Z1kv";
-  k.correlationId = cupti_id;
-  k.start = 100;
-  k.end = 200;
-  return k;
-}
-
-void deliver(cupti_session& s, test::synthetic_cupti& api,
-             std::vector<const CUpti_Activity*> records) {
-  api.buffer_records = std::move(records);
-  api.next_index = 0;
-  uint8_t dummy[8] = {};
-  testing::internal::CaptureStderr();  // no driver here: the agent query says so once
-  s.on_buffer_completed(nullptr, 0, dummy, sizeof(dummy));
-  testing::internal::GetCapturedStderr();
 }
 
 struct kernel_only : testing::Test {

@@ -26,6 +26,7 @@ bool g_subscribed = false;
 bool g_runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};
 bool g_runtime_records[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {};  // cuptiActivityEnableRuntimeApi
 bool g_driver_enabled[CUPTI_DRIVER_TRACE_CBID_SIZE] = {};
+bool g_driver_records[CUPTI_DRIVER_TRACE_CBID_SIZE] = {};  // cuptiActivityEnableDriverApi
 bool g_module_loaded_enabled = false;
 bool g_kind_enabled[64] = {};
 CUpti_BuffersCallbackRequestFunc g_request = nullptr;
@@ -71,25 +72,47 @@ bool nested_driver_calls() {
   return on;
 }
 
+// The per-API activity record of a call that ran from `start` until now, with the OS thread id
+// (the profiler asks for that type). Records are kept in completion order, as CUPTI writes them:
+// a runtime call's nested driver call before the runtime call.
+void record_api(CUpti_ActivityKind kind, uint32_t cbid, uint32_t id, uint64_t start) {
+  CUpti_ActivityAPI a{};
+  a.kind = kind;
+  a.cbid = cbid;
+  a.start = start;
+  a.end = now();
+  if (a.end <= a.start) a.end = a.start + 1;
+  a.processId = static_cast<uint32_t>(getpid());
+  a.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
+  a.correlationId = id;
+  std::lock_guard<std::mutex> lock{g_mutex};
+  g_api_records.push_back(a);
+}
+
 void nested_driver_launch() {
-  if (!g_subscribed || g_callback == nullptr ||
-      !g_driver_enabled[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel])
-    return;
-  uint64_t slot = 0;
-  cuLaunchKernel_params params{};
-  params.gridDimX = 64;
-  params.blockDimX = 128;
-  CUresult ret = CUDA_SUCCESS;
-  CUpti_CallbackData cb{};
-  cb.functionName = "cuLaunchKernel";
-  cb.functionParams = &params;
-  cb.functionReturnValue = &ret;
-  cb.correlationId = g_next_correlation++;
-  cb.correlationData = &slot;
-  cb.callbackSite = CUPTI_API_ENTER;
-  g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
-  cb.callbackSite = CUPTI_API_EXIT;
-  g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+  constexpr uint32_t cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
+  const bool callbacks = g_subscribed && g_callback != nullptr && g_driver_enabled[cbid];
+  if (!callbacks && !g_driver_records[cbid]) return;
+  const uint64_t start = now();
+  const uint32_t id = g_next_correlation++;
+  if (callbacks) {
+    uint64_t slot = 0;
+    cuLaunchKernel_params params{};
+    params.gridDimX = 64;
+    params.blockDimX = 128;
+    CUresult ret = CUDA_SUCCESS;
+    CUpti_CallbackData cb{};
+    cb.functionName = "cuLaunchKernel";
+    cb.functionParams = &params;
+    cb.functionReturnValue = &ret;
+    cb.correlationId = id;
+    cb.correlationData = &slot;
+    cb.callbackSite = CUPTI_API_ENTER;
+    g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
+    cb.callbackSite = CUPTI_API_EXIT;
+    g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
+  }
+  if (g_driver_records[cbid]) record_api(CUPTI_ACTIVITY_KIND_DRIVER, cbid, id, start);
 }
 
 // One runtime API call: ENTER and EXIT callbacks when enabled, with `params` (the call's
@@ -97,20 +120,13 @@ void nested_driver_launch() {
 uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   const uint32_t fresh = g_next_correlation++;
   const uint32_t id = g_stuck != 0 ? g_stuck : fresh;
-  if (g_runtime_records[cbid]) {
-    // The per-API activity record, with the OS thread id (the profiler asks for that type).
-    CUpti_ActivityAPI a{};
-    a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
-    a.cbid = cbid;
-    a.start = now();
-    a.end = a.start + 100;
-    a.processId = static_cast<uint32_t>(getpid());
-    a.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
-    a.correlationId = id;
-    std::lock_guard<std::mutex> lock{g_mutex};
-    g_api_records.push_back(a);
+  const uint64_t start = now();
+  const bool nested = cbid == launch_cbid && nested_driver_calls();
+  if (!g_subscribed || g_callback == nullptr || !g_runtime_enabled[cbid]) {
+    if (nested) nested_driver_launch();  // the runtime makes its driver call all the same
+    if (g_runtime_records[cbid]) record_api(CUPTI_ACTIVITY_KIND_RUNTIME, cbid, id, start);
+    return id;
   }
-  if (!g_subscribed || g_callback == nullptr || !g_runtime_enabled[cbid]) return id;
   uint64_t slot = 0;
   CUpti_CallbackData cb{};
   cb.functionName = name;
@@ -123,9 +139,10 @@ uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   g_in_enter = id;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
   g_in_enter = 0;
-  if (cbid == launch_cbid && nested_driver_calls()) nested_driver_launch();
+  if (nested) nested_driver_launch();
   cb.callbackSite = CUPTI_API_EXIT;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
+  if (g_runtime_records[cbid]) record_api(CUPTI_ACTIVITY_KIND_RUNTIME, cbid, id, start);
   return id;
 }
 
@@ -205,8 +222,10 @@ FAKE_API CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_
   if (cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE) g_runtime_records[cbid] = on != 0;
   return CUPTI_SUCCESS;
 }
-FAKE_API CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId, uint8_t) {
-  return api_records_refused() ? CUPTI_ERROR_NOT_SUPPORTED : CUPTI_SUCCESS;  // no driver calls
+FAKE_API CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t on) {
+  if (api_records_refused()) return CUPTI_ERROR_NOT_SUPPORTED;
+  if (cbid < CUPTI_DRIVER_TRACE_CBID_SIZE) g_driver_records[cbid] = on != 0;
+  return CUPTI_SUCCESS;
 }
 FAKE_API CUptiResult cuptiSetThreadIdType(CUpti_ActivityThreadIdType type) {
   return type == CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM && !api_records_refused()
