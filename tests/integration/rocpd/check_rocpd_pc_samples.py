@@ -121,6 +121,44 @@ def check_summary(a, live, db, live_text):
           f"JSON summary: the busiest kernel's top stall reason is long_scoreboard ({top[:1]})")
 
 
+def check_query(a, db):
+    p = run([a.rocpd, "query", "-i", db, "--query",
+             "SELECT method, SUM(sample_count) AS n FROM pc_samples GROUP BY method ORDER BY method",
+             "--format", "csv", "-d", os.path.join(a.work_dir, "query"), "-o", "q"])
+    check(p.returncode == 0, f"rocpd query over pc_samples exit 0 ({p.stderr[-400:]})")
+    con = sqlite3.connect(db)
+    want = con.execute("SELECT method, SUM(sample_count) FROM pc_samples GROUP BY method "
+                       "ORDER BY method").fetchall()
+    got = [(r[0], int(r[1])) for r in csv_rows(os.path.join(a.work_dir, "query", "q.csv"))[1:]]
+    check(got == want and len(got) == 2, f"query's pc_samples equal sqlite3's ({got} / {want})")
+
+
+def check_merged(a, live):
+    """Two processes merged into one database: CSVs concatenated under one header, the summary's
+    table per process."""
+    other = os.path.join(a.work_dir, "other")
+    os.makedirs(other)
+    p = run([a.make_run, other, "5353"])
+    check(p.returncode == 0, f"second run exit 0 ({p.stderr[-400:]})")
+    merged = os.path.join(a.work_dir, "merged")
+    p = run([a.rocpd, "merge", "-i", live + "_results.db", os.path.join(other, "live_results.db"),
+             "-d", merged, "-o", "m"])
+    check(p.returncode == 0, f"rocpd merge exit 0 ({p.stderr[-400:]})")
+    db = os.path.join(merged, "m.db")
+    p = run([a.rocpd, "convert", "-i", db, "-f", "csv", "-d", merged, "-o", "c"])
+    check(p.returncode == 0, f"convert of the merged database exit 0 ({p.stderr[-400:]})")
+    for name in PC_CSV:
+        one, two = csv_rows(live + "_" + name), csv_rows(os.path.join(other, "live_" + name))
+        got = csv_rows(os.path.join(merged, "c_" + name))
+        check(got == one + two[1:], f"merged {name}: both processes' rows under one header "
+                                    f"({len(got) - 1} / {len(one) + len(two) - 2})")
+    p = run([a.rocpd, "summary", "-i", db, "--format", "csv", "-d", merged])
+    with open(os.path.join(merged, "pc_sampling_hotspots.csv"), newline="") as f:
+        pids = {r["ProcessID"] for r in csv.DictReader(f)}
+    check(p.returncode == 0 and pids == {"4242", "5353"},
+          f"merged summary: hot spots per process ({sorted(pids)})")
+
+
 def check_window(a, live, db):
     rows = csv_rows(live + "_pc_sampling_host_trap.csv")
     times = sorted(int(r[0]) for r in rows[1:])
@@ -152,6 +190,8 @@ def main():
     check_database(db, stochastic)
     check_summary(a, live, db, p.stdout)
     check_window(a, live, db)
+    check_query(a, db)
+    check_merged(a, live)
     print(f"rocpd.pc_samples: {len(failures)} failed")
     return 1 if failures else 0
 

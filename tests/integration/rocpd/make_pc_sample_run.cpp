@@ -6,8 +6,9 @@
 // and NVIDIA aggregated stochastic samples (counts per PC and warp state, no per-sample detail,
 // only the kernel known). The hot-spot report's terminal form (-S) goes to stdout.
 //
-// Usage: make_pc_sample_run <output directory>   (files <dir>/live_*)
+// Usage: make_pc_sample_run <output directory> [pid]   (files <dir>/live_*; pid 4242 by default)
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "rocprof/test_support/synthetic_trace.hpp"
@@ -17,11 +18,6 @@ namespace {
 
 using namespace rocprof;
 namespace ts = rocprof::test_support;
-
-trace::string_id intern(trace::trace_definitions& defs, const std::string& s) {
-  defs.strings.push_back(s);
-  return static_cast<trace::string_id>(defs.strings.size() - 1);
-}
 
 // The latest dispatch of a kernel: what NVIDIA's continuous sampling can name.
 uint64_t latest_dispatch(const ts::synthetic_trace& t, uint64_t kernel_id) {
@@ -34,14 +30,18 @@ uint64_t latest_dispatch(const ts::synthetic_trace& t, uint64_t kernel_id) {
 void add_stochastic_samples(ts::synthetic_trace& t) {
   auto& d = t.defs;
   const std::string prefix = "ROCPROFILER_PC_SAMPLING_INSTRUCTION_";
-  const auto waitcnt = intern(d, prefix + "NOT_ISSUED_REASON_WAITCNT");
-  const auto alu = intern(d, prefix + "NOT_ISSUED_REASON_ALU_DEPENDENCY");
-  const auto none = intern(d, prefix + "NOT_ISSUED_REASON_NONE");
-  const auto valu = intern(d, prefix + "TYPE_VALU"), vmem = intern(d, prefix + "TYPE_VMEM");
-  const auto ls = intern(d, "long_scoreboard"), math = intern(d, "math_pipe_throttle");
-  const auto sel = intern(d, "selected");
-  const auto ld = intern(d, "LDG.E R2, [R2.64]"), ffma = intern(d, "FFMA R4, R4, R5, R6");
-  const auto line30 = intern(d, "/src/chase.cu:30"), line41 = intern(d, "/src/fma.cu:41");
+  const auto waitcnt = ts::add_string(d, prefix + "NOT_ISSUED_REASON_WAITCNT");
+  const auto alu = ts::add_string(d, prefix + "NOT_ISSUED_REASON_ALU_DEPENDENCY");
+  const auto none = ts::add_string(d, prefix + "NOT_ISSUED_REASON_NONE");
+  const auto valu = ts::add_string(d, prefix + "TYPE_VALU"),
+             vmem = ts::add_string(d, prefix + "TYPE_VMEM");
+  const auto ls = ts::add_string(d, "long_scoreboard"),
+             math = ts::add_string(d, "math_pipe_throttle");
+  const auto sel = ts::add_string(d, "selected");
+  const auto ld = ts::add_string(d, "LDG.E R2, [R2.64]"),
+             ffma = ts::add_string(d, "FFMA R4, R4, R5, R6");
+  const auto line30 = ts::add_string(d, "/src/chase.cu:30"),
+             line41 = ts::add_string(d, "/src/fma.cu:41");
   const uint64_t gpu = ts::synthetic_gpu_agent_id(0);
   const uint64_t chase = d.kernel_symbols.at(0).kernel_id, fma = d.kernel_symbols.at(1).kernel_id;
 
@@ -100,12 +100,13 @@ void add_stochastic_samples(ts::synthetic_trace& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s <output directory>\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s <output directory> [pid]\n", argv[0]);
     return 2;
   }
   ts::synthetic_options so;
   so.records_per_kind = 200;
+  if (argc == 3) so.pid = std::strtoll(argv[2], nullptr, 10);
   auto t = ts::make_synthetic_trace(so);
   add_stochastic_samples(t);
   trace::output_options o;

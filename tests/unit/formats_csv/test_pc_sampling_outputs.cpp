@@ -16,10 +16,7 @@ namespace {
 using namespace rocprof;
 namespace ts = rocprof::test_support;
 
-trace::string_id add_string(trace::trace_definitions& defs, const std::string& s) {
-  defs.strings.push_back(s);
-  return static_cast<trace::string_id>(defs.strings.size() - 1);
-}
+using ts::add_string;
 
 // A pointer chase (kernel A: mostly long_scoreboard at line 30) and an FMA loop (kernel B).
 ts::synthetic_trace sampled_trace() {

@@ -26,8 +26,7 @@ ts::synthetic_trace mixed_trace() {
   ts::synthetic_options so;
   so.records_per_kind = 90;
   auto t = ts::make_synthetic_trace(so);
-  const auto state = static_cast<trace::string_id>(t.defs.strings.size());
-  t.defs.strings.push_back("long_scoreboard");
+  const auto state = ts::add_string(t.defs, "long_scoreboard");
   for (size_t i = 0; i < t.pc_samples.size(); ++i) {
     auto& r = t.pc_samples[i];
     const auto& k = t.kernels[i % t.kernels.size()];

@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "rocprof/trace/model.hpp"
@@ -89,6 +90,13 @@ void generate_pc_samples(const synthetic_options& o, const trace::trace_definiti
 // interleaved in kind order, finish) and returns finish()'s result.
 std::string write_synthetic_trace(trace::writer& w, const synthetic_trace& t,
                                   size_t batch_size = 1000);
+
+// Appends a string to the definitions' interned strings and returns its id (tests that add
+// their own records' strings).
+inline trace::string_id add_string(trace::trace_definitions& defs, std::string s) {
+  defs.strings.push_back(std::move(s));
+  return static_cast<trace::string_id>(defs.strings.size() - 1);
+}
 
 // Agent handle of GPU g (0-based) and of the CPU agent, as used in the generated records.
 uint64_t synthetic_gpu_agent_id(uint32_t g);
