@@ -49,18 +49,8 @@ void add_stochastic_samples(ts::synthetic_trace& t) {
   const auto aggregated = [&](uint64_t kernel, trace::string_id state, trace::string_id reason,
                               trace::string_id ins, trace::string_id line, uint64_t offset,
                               uint64_t n, uint64_t not_issued) {
-    trace::pc_sample_record r;
-    r.method = trace::pc_sample_method::stochastic;
-    r.has_sample_detail = false;
-    r.dispatch_exact = false;
-    r.agent_id = gpu;
-    r.kernel_id = kernel;
+    auto r = ts::aggregated_pc_sample(gpu, kernel, offset, n, not_issued);
     r.dispatch_id = latest_dispatch(t, kernel);
-    r.code_object_id = 1;
-    r.code_object_offset = offset;
-    r.sample_count = n;
-    r.not_issued_count = not_issued;
-    r.wave_issued = not_issued < n;
     r.warp_state = state;
     r.stall_reason = reason;
     r.instruction = ins;

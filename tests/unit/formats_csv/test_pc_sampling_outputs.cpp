@@ -36,17 +36,7 @@ ts::synthetic_trace sampled_trace() {
   const auto line40 = add_string(d, "/src/app.cu:40");
   auto sample = [&](uint64_t kernel, trace::string_id state, trace::string_id reason,
                     trace::string_id line, uint64_t offset, uint64_t n, uint64_t not_issued) {
-    trace::pc_sample_record r;
-    r.method = trace::pc_sample_method::stochastic;
-    r.has_sample_detail = false;
-    r.dispatch_exact = false;
-    r.agent_id = 3;
-    r.kernel_id = kernel;
-    r.code_object_id = 1;
-    r.code_object_offset = offset;
-    r.sample_count = n;
-    r.not_issued_count = not_issued;
-    r.wave_issued = not_issued < n;
+    auto r = ts::aggregated_pc_sample(3, kernel, offset, n, not_issued);
     r.warp_state = state;
     r.stall_reason = reason;
     r.comment = line;
