@@ -391,6 +391,7 @@ bool reader_impl::read_records(size_t process, const trace_definitions& defs,
     if (!q.error().empty()) return fail(q);
   }
   if (!read_device_samples(process, options, out, total, error)) return false;
+  if (!read_pc_samples(process, defs, options, out, total, error)) return false;
   if (skipped) *skipped = 0;
   return true;
 }

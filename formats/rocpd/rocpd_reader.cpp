@@ -217,14 +217,17 @@ std::optional<uint64_t> reader_impl::marker_start(const std::string& name, std::
 }
 
 uint64_t reader_impl::record_rows(size_t process) {
-  uint64_t rows = 0;
-  for (const auto& t : timed_tables) {
-    if (!has_table(process, t.base)) continue;
+  const auto rows_of = [&](std::string_view base) -> uint64_t {
+    if (!has_table(process, base)) return 0;
     table_select q{db_};
     const int n = q.expression("COUNT(*)");
-    if (q.prepare("FROM " + table(process, t.base)) && q.step()) rows += q.u64(n);
-  }
-  return rows;
+    return q.prepare("FROM " + table(process, base)) && q.step() ? q.u64(n) : 0;
+  };
+  uint64_t rows = 0;
+  for (const auto& t : timed_tables)
+    rows += rows_of(t.base);
+  // PC samples have no place in the time span (aggregated ones have no time) but are records.
+  return rows + rows_of("rocpd_pc_sample");
 }
 
 }  // namespace rocprof::formats::rocpd

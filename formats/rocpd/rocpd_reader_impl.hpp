@@ -2,7 +2,8 @@
 //   rocpd_reader.cpp              opening, the processes of a database, time span, markers;
 //   rocpd_read_definitions.cpp    one process's definition tables -> trace_definitions;
 //   rocpd_read_records.cpp        one process's record tables -> writer batches;
-//   rocpd_read_device_samples.cpp its device counter samples (called by read_records).
+//   rocpd_read_device_samples.cpp its device counter samples (called by read_records);
+//   rocpd_read_pc_samples.cpp     its PC samples (called by read_records).
 #pragma once
 
 #include <sqlite3.h>
@@ -45,6 +46,9 @@ class reader_impl final : public database_reader {
   bool read_device_samples(size_t process, const read_options& options,
                            const std::vector<trace::writer*>& out, uint64_t& total,
                            std::string* error);
+  bool read_pc_samples(size_t process, const trace::trace_definitions& defs,
+                       const read_options& options, const std::vector<trace::writer*>& out,
+                       uint64_t& total, std::string* error);
 
   sqlite3* db_ = nullptr;
   std::string path_;

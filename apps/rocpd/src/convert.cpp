@@ -2,7 +2,9 @@
 // the same writers a live run uses. CSV files and the Perfetto trace hold every process (the
 // per-process files are concatenated: CSV under one header, Perfetto packets as they are, which
 // a trace allows); JSON and OTF2 get one file per process when there are several, named with
-// the process's rank (MPI) or pid.
+// the process's rank (MPI) or pid. PC samples go to the live run's files as well:
+// pc_sampling_{host_trap,stochastic}.csv, the JSON pc_sample_* arrays and the hot-spot CSV
+// (AMD's rocpd convert has no PC-sampling output; the names are rocprofv3's live ones).
 #include <unistd.h>
 
 #include <algorithm>
@@ -111,6 +113,13 @@ int run_convert(const rocpd_args& args, std::ostream& out) {
           sinks.push_back(w.get());
           writers.push_back(std::move(w));
         }
+        // PC samples also give the hot-spot CSV, whatever the formats, as in a live run (a
+        // database without samples: the writer writes nothing).
+        auto hotspots = trace::make_writer("pc_hotspots", staged, &error);
+        if (!hotspots) throw usage_error(error);
+        hotspots->begin(defs);
+        sinks.push_back(hotspots.get());
+        writers.push_back(std::move(hotspots));
         progress_bar bar{"convert " + std::to_string(index + 1) + "/" + std::to_string(processes),
                          in->record_rows(p)};
         read_options options;

@@ -1,10 +1,12 @@
 // `rocpd summary`: the inputs' records folded into AMD's summary tables in one pass (no SQL
-// views to build and scan), then printed or exported per table.
+// views to build and scan), then printed or exported per table. PC samples, when the inputs
+// have them, add the live run's hot-spot report (pc_sampling_summary.hpp) after AMD's tables.
 #include <cctype>
 
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "output_table.hpp"
+#include "pc_sampling_summary.hpp"
 #include "progress.hpp"
 #include "result_table.hpp"
 #include "rocprof/formats/rocpd_summary.hpp"
@@ -50,7 +52,8 @@ int run_summary(const rocpd_args& args, std::ostream& out) {
   auto collector = formats::rocpd::summary_collector::make(request);
   formats::rocpd::read_options options;
   options.window = resolve_window(args, inputs);
-  std::vector<trace::writer*> sinks{collector.get()};
+  pc_sampling_summary pc_samples;
+  std::vector<trace::writer*> sinks{collector.get(), &pc_samples};
   for (auto& in : inputs) {
     for (size_t p = 0; p < in->processes().size(); ++p) {
       trace::trace_definitions defs;
@@ -59,8 +62,10 @@ int run_summary(const rocpd_args& args, std::ostream& out) {
       progress_bar bar{"summary", in->record_rows(p)};
       options.progress = [&bar](uint64_t done) { bar.update(done); };
       collector->begin(defs);
+      pc_samples.begin(defs);
       if (!in->read_records(p, defs, options, sinks, nullptr, &error)) throw usage_error(error);
       if (auto e = collector->finish(); !e.empty()) throw usage_error(e);
+      pc_samples.finish();
     }
   }
   const std::string format = args.text("format");
@@ -82,6 +87,14 @@ int run_summary(const rocpd_args& args, std::ostream& out) {
     }
     emit_table(to_result(table), format, dir,
                prefix.empty() ? table.name : prefix + "_" + table.name, out);
+  }
+  if (!pc_samples.empty()) {
+    const std::string name = "pc_sampling_hotspots";
+    if (format == "console")
+      out << pc_samples.render();
+    else
+      emit_table(pc_samples.table(name), format, dir, prefix.empty() ? name : prefix + "_" + name,
+                 out);
   }
   return 0;
 }

@@ -31,6 +31,7 @@ cp -a "$build"/lib/librocprofiler64v2.so "$build"/lib/librocprofiler-sdk.so* "$d
 [ -f "$build/lib/libsync_sample_cost.so" ] && cp "$build/lib/libsync_sample_cost.so" "$dest/prefix/lib/"
 if [ -x "$build/bin/rocprofv3" ]; then
   cp "$build/bin/rocprofv3" "$dest/prefix/bin/"
+  [ -x "$build/bin/rocpd" ] && cp "$build/bin/rocpd" "$dest/prefix/bin/"
   cp -a "$build"/lib/librocprofiler-sdk*.so* "$dest/prefix/lib/" 2>/dev/null || true
   cp -a "$build"/lib/rocprofiler-sdk/*.so "$dest/prefix/lib/rocprofiler-sdk/" 2>/dev/null || true
   cp -a "$build"/lib/libroctx*.so* "$build"/lib/librocprof*.so* "$dest/prefix/lib/" 2>/dev/null || true

@@ -110,6 +110,11 @@ ct="$work/ctest"; mkdir -p "$ct"
       echo "add_test(cuda.pc_sampling_$mode $py $tests/check_pc_sampling.py $mode $cli $prefix/bin/pc_sampling_app $work/pc_sampling $extra)"
       echo "set_tests_properties(cuda.pc_sampling_$mode PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
     done
+    # rocpd convert / summary of the run's database against its live outputs.
+    if [ -x "$prefix/bin/rocpd" ]; then
+      echo "add_test(rocpd.pc_samples_gpu $py $root/tests/integration/rocpd/check_rocpd_pc_gpu.py $cli $prefix/bin/rocpd $prefix/bin/pc_sampling_app $work/rocpd_pc)"
+      echo "set_tests_properties(rocpd.pc_samples_gpu PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)"
+    fi
   fi
   echo 'set_tests_properties(cuda.plugin_without_gpu PROPERTIES LABELS gpu)'
   echo "add_test(v2.device_session_gpu $prefix/bin/v2_device_session_gpu)"

@@ -16,10 +16,7 @@ namespace {
 using namespace rocprof;
 namespace ts = rocprof::test_support;
 
-trace::string_id add_string(trace::trace_definitions& defs, const std::string& s) {
-  defs.strings.push_back(s);
-  return static_cast<trace::string_id>(defs.strings.size() - 1);
-}
+using ts::add_string;
 
 // A pointer chase (kernel A: mostly long_scoreboard at line 30) and an FMA loop (kernel B).
 ts::synthetic_trace sampled_trace() {
@@ -39,17 +36,7 @@ ts::synthetic_trace sampled_trace() {
   const auto line40 = add_string(d, "/src/app.cu:40");
   auto sample = [&](uint64_t kernel, trace::string_id state, trace::string_id reason,
                     trace::string_id line, uint64_t offset, uint64_t n, uint64_t not_issued) {
-    trace::pc_sample_record r;
-    r.method = trace::pc_sample_method::stochastic;
-    r.has_sample_detail = false;
-    r.dispatch_exact = false;
-    r.agent_id = 3;
-    r.kernel_id = kernel;
-    r.code_object_id = 1;
-    r.code_object_offset = offset;
-    r.sample_count = n;
-    r.not_issued_count = not_issued;
-    r.wave_issued = not_issued < n;
+    auto r = ts::aggregated_pc_sample(3, kernel, offset, n, not_issued);
     r.warp_state = state;
     r.stall_reason = reason;
     r.comment = line;

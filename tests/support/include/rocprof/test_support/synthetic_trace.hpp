@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "rocprof/trace/model.hpp"
@@ -89,6 +90,33 @@ void generate_pc_samples(const synthetic_options& o, const trace::trace_definiti
 // interleaved in kind order, finish) and returns finish()'s result.
 std::string write_synthetic_trace(trace::writer& w, const synthetic_trace& t,
                                   size_t batch_size = 1000);
+
+// Appends a string to the definitions' interned strings and returns its id (tests that add
+// their own records' strings).
+inline trace::string_id add_string(trace::trace_definitions& defs, std::string s) {
+  defs.strings.push_back(std::move(s));
+  return static_cast<trace::string_id>(defs.strings.size() - 1);
+}
+
+// An NVIDIA-style aggregated PC sample (pc_sampling.h's aggregated record as the CUDA backend
+// fills it): `samples` samples at `offset` of code object 1 in `kernel`, `not_issued` of them
+// issuing nothing, no per-sample detail, only the kernel known. Strings are the caller's.
+inline trace::pc_sample_record aggregated_pc_sample(uint64_t agent, uint64_t kernel,
+                                                    uint64_t offset, uint64_t samples,
+                                                    uint64_t not_issued) {
+  trace::pc_sample_record r;
+  r.method = trace::pc_sample_method::stochastic;
+  r.has_sample_detail = false;
+  r.dispatch_exact = false;
+  r.agent_id = agent;
+  r.kernel_id = kernel;
+  r.code_object_id = 1;
+  r.code_object_offset = offset;
+  r.sample_count = samples;
+  r.not_issued_count = not_issued;
+  r.wave_issued = not_issued < samples;
+  return r;
+}
 
 // Agent handle of GPU g (0-based) and of the CPU agent, as used in the generated records.
 uint64_t synthetic_gpu_agent_id(uint32_t g);
