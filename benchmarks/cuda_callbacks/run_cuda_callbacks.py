@@ -88,6 +88,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", help="comma list of configurations to run")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--distinct-args", action="store_true",
+                    help="every call launches another grid: no argument list repeats")
     ap.add_argument("--instructions", action="store_true",
                     help="instructions per pair under callgrind (one run each)")
     args = ap.parse_args()
@@ -96,6 +98,9 @@ def main():
 
     work = tempfile.mkdtemp(prefix="cuda_callbacks_")
     base = dict(os.environ, CUPTI_LIB=args.fake)
+    base.pop("FAKE_CUPTI_BENCH_DISTINCT_ARGS", None)
+    if args.distinct_args:
+        base["FAKE_CUPTI_BENCH_DISTINCT_ARGS"] = "1"
     for k in ("CUDA_INJECTION64_PATH", "ROCPROF_CUDA_DOMAINS", "ROCPROF_CUDA_NESTED_DRIVER_API",
               "LD_PRELOAD", "ROCP_TOOL_LIBRARIES", "ROCPROFILER_LIBRARY_CTOR"):
         base.pop(k, None)
@@ -145,7 +150,8 @@ def main():
 
     results = {}
     unit = "instr" if args.instructions else "ns"
-    print(f"CUDA API callback cost, {args.calls} runtime calls each with one nested driver call, "
+    print(f"CUDA API callback cost, {args.calls} runtime calls each with one nested driver call"
+          f"{', no two with the same arguments' if args.distinct_args else ''}, "
           f"median of {args.runs}")
     delivery = any("delivery_instr" in r for runs in samples.values() for r in runs)
     print(f"{'configuration':<20} {unit + '/pair':>11} {'minimal':>9} {'ratio':>7}" +
