@@ -21,6 +21,8 @@ machine, where wall-clock numbers swing with the load and with page-fault costs)
 rocprofv3 configurations the instructions per record on the core's delivery thread: the tool's
 buffer callback (convert_records: conversion, argument text, journal append) over the records
 the run made (one per runtime call, two per pair with the nested driver calls recorded).
+It also runs rocprofv3 --kernel-trace on `fake_cuda_app kernels N` (N kernel records) and
+reports the delivery thread's instructions per kernel record ("kernel-trace" in --only).
 """
 import argparse
 import glob
@@ -73,6 +75,29 @@ def run_counted(cmd, env, calls, records, out_dir):
     if records > 0:
         result["delivery_instr"] = counts["delivery_instr"] / records
     return result, p
+
+
+def kernel_record_instructions(args, base, out_dir):
+    """rocprofv3 --kernel-trace on `fake_cuda_app kernels N` under callgrind: the tool's
+    delivery-thread instructions per kernel record."""
+    for f in glob.glob(os.path.join(out_dir, "cg.*")):
+        os.remove(f)
+    cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", "--separate-threads=yes",
+           "--toggle-collect=rocprof::tool::" + DELIVERY + "*",
+           "--callgrind-out-file=" + os.path.join(out_dir, "cg.%p"), args.rocprofv3,
+           "--kernel-trace", "--output-format", "csv", "-d", os.path.join(out_dir, "kernels"),
+           "-o", "run", "--", args.app, "kernels", str(args.calls)]
+    p = subprocess.run(cmd, env=base, capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        return None, p
+    total = 0
+    for f in glob.glob(os.path.join(out_dir, "cg.*")):
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", f], capture_output=True,
+                              text=True).stdout
+        m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+[^\n=]*::" + DELIVERY + r"\(", text, re.M)
+        if m:
+            total += int(m.group(1).replace(",", ""))
+    return total / args.calls, p
 
 
 def main():
@@ -149,6 +174,15 @@ def main():
             samples[name].append(result)
 
     results = {}
+    if args.instructions and (not args.only or "kernel-trace" in args.only.split(",")):
+        per_kernel, p = kernel_record_instructions(args, base, work)
+        if per_kernel is None:
+            print(f"kernel-trace: no result (exit {p.returncode})\n{p.stderr[-1500:]}",
+                  file=sys.stderr)
+            return 1
+        results["kernel-trace"] = {"delivery_instr_per_record": round(per_kernel, 1)}
+        print(f"rocprofv3 --kernel-trace, {args.calls} kernel records: "
+              f"{per_kernel:.1f} delivery instr/record")
     unit = "instr" if args.instructions else "ns"
     print(f"CUDA API callback cost, {args.calls} runtime calls each with one nested driver call"
           f"{', no two with the same arguments' if args.distinct_args else ''}, "
