@@ -49,6 +49,20 @@ COUNTED = {"empty_ns": "bench_empty_pairs", "minimal_ns": "bench_minimal_pairs",
 DELIVERY = "convert_records"
 
 
+def inclusive_counts(out_dir, functions):
+    """{key: inclusive instructions of function name, summed over the threads' profiles}."""
+    counts = {k: 0 for k in functions}
+    for f in glob.glob(os.path.join(out_dir, "cg.*")):
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", f], capture_output=True,
+                              text=True).stdout
+        for key, fn in functions.items():
+            # The function's own line (its callers' "=> fn" lines contain '=').
+            m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+[^\n=]*::" + fn + r"\(", text, re.M)
+            if m:
+                counts[key] += int(m.group(1).replace(",", ""))
+    return counts
+
+
 def run_counted(cmd, env, calls, records, out_dir):
     """Runs under callgrind; returns instructions per pair in the FAKE_CUPTI_BENCH keys, and
     per record on the delivery thread in "delivery_instr" when records > 0."""
@@ -61,16 +75,7 @@ def run_counted(cmd, env, calls, records, out_dir):
     result, p = run(vg + cmd, env, timeout=1800)
     if result is None:
         return None, p
-    counted = dict(COUNTED, delivery_instr=DELIVERY)
-    counts = {k: 0 for k in counted}
-    for f in glob.glob(os.path.join(out_dir, "cg.*")):
-        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", f], capture_output=True,
-                              text=True).stdout
-        for key, fn in counted.items():
-            # The function's own line (its callers' "=> fn" lines contain '=').
-            m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+[^\n=]*::" + fn + r"\(", text, re.M)
-            if m:
-                counts[key] += int(m.group(1).replace(",", ""))
+    counts = inclusive_counts(out_dir, dict(COUNTED, delivery_instr=DELIVERY))
     result = {k: counts[k] / calls for k in COUNTED}
     if records > 0:
         result["delivery_instr"] = counts["delivery_instr"] / records
@@ -90,14 +95,7 @@ def kernel_record_instructions(args, base, out_dir):
     p = subprocess.run(cmd, env=base, capture_output=True, text=True, timeout=1800)
     if p.returncode != 0:
         return None, p
-    total = 0
-    for f in glob.glob(os.path.join(out_dir, "cg.*")):
-        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", f], capture_output=True,
-                              text=True).stdout
-        m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+[^\n=]*::" + DELIVERY + r"\(", text, re.M)
-        if m:
-            total += int(m.group(1).replace(",", ""))
-    return total / args.calls, p
+    return inclusive_counts(out_dir, {"delivery": DELIVERY})["delivery"] / args.calls, p
 
 
 def main():
