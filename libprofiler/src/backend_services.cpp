@@ -82,14 +82,16 @@ void svc_emit_buffer_record(rocprofiler_buffer_tracing_kind_t kind, const void* 
   emit_record(st, kind, op, record, size, (flags & ROCPROF_EMIT_FILL_EXTERNAL) != 0);
 }
 
-void svc_api_enter(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind_t kind,
-                   rocprofiler_tracing_operation_t op, void* payload) {
+// One clock read per call phase: a backend that stamped the call's start passes it.
+void svc_api_enter_at(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind_t kind,
+                      rocprofiler_tracing_operation_t op, void* payload,
+                      rocprofiler_timestamp_t start) {
   thread_state* st = current_thread();
   scope->size = sizeof(*scope);
   scope->kind = kind;
   scope->operation = op;
   scope->num_contexts = 0;
-  scope->start_timestamp = now_ns();
+  scope->start_timestamp = start;
   scope->correlation_id.internal = next_correlation_id(st);
   scope->correlation_id.external = svc_external_correlation_id(rocprofiler_context_id_t{0});
   scope->correlation_id.ancestor = st != nullptr ? st->current_api : 0;
@@ -106,6 +108,11 @@ void svc_api_enter(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind
     scope->contexts[i].handle = context_handle(set.context_index[i]);
     scope->user_data[i] = set.user_data[i];
   }
+}
+
+void svc_api_enter(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind_t kind,
+                   rocprofiler_tracing_operation_t op, void* payload) {
+  svc_api_enter_at(scope, kind, op, payload, now_ns());
 }
 
 void svc_api_exit(rocprof_api_scope_t* scope, void* payload) {
@@ -161,6 +168,7 @@ const rocprof_core_services_t k_services = {
     counters::counting_dispatch_end,
     svc_request_external_correlation_id,
     emit_pc_sampling_record,
+    svc_api_enter_at,
 };
 
 }  // namespace

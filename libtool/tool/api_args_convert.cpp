@@ -7,10 +7,15 @@
 
 namespace rocprof::tool {
 
-trace::string_id convert_api_args(definitions_builder& defs,
+trace::string_id convert_api_args(definitions_builder& defs, api_args_memo& memo,
                                   const rocprofiler_record_header_t& header) {
   const auto& record =
       *static_cast<const rocprofiler_buffer_tracing_cuda_api_record_t*>(header.payload);
+  static_assert(sizeof(record.args) == api_args_memo::max_bytes, "the memo keeps whole records");
+  const api_args_key key{header.kind, record.operation, record.return_code, record.args_size,
+                         record.args};
+  trace::string_id id = trace::empty_string;
+  if (memo.find(key, &id)) return id;
   trace::api_args_text text{record.return_code};
   const auto add = [](rocprofiler_buffer_tracing_kind_t, rocprofiler_tracing_operation_t, uint32_t,
                       const void* const, int32_t, const char* type, const char* name,
@@ -22,7 +27,8 @@ trace::string_id convert_api_args(definitions_builder& defs,
   if (rocprofiler_iterate_buffer_tracing_record_args(header, add, &text) !=
       ROCPROFILER_STATUS_SUCCESS)
     return trace::empty_string;
-  const trace::string_id id = defs.intern_within(text.text(), api_args_budget_bytes);
+  id = defs.intern_within(text.text(), api_args_budget_bytes);
+  memo.remember(id);
   static std::atomic<bool> warned{false};
   if (id == trace::empty_string && !warned.exchange(true))
     std::fprintf(stderr,

@@ -5,6 +5,7 @@
 
 #include <rocprofiler-sdk/rocprofiler.h>
 
+#include "api_args_memo.hpp"
 #include "definitions_builder.hpp"
 #include "rocprof/trace/model.hpp"
 
@@ -16,8 +17,8 @@ namespace rocprof::tool {
 inline constexpr uint64_t api_args_budget_bytes = uint64_t{64} << 20;
 
 // empty_string for records without arguments, or when the budget is spent (said once on
-// stderr).
-trace::string_id convert_api_args(definitions_builder& defs,
+// stderr). A call whose argument bytes the thread's memo has seen reuses that text's id.
+trace::string_id convert_api_args(definitions_builder& defs, api_args_memo& memo,
                                   const rocprofiler_record_header_t& header);
 
 }  // namespace rocprof::tool

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <utility>
@@ -103,16 +103,23 @@ trace::string_id definitions_builder::intern(std::string_view text) {
 
 trace::string_id definitions_builder::intern_within(std::string_view text, uint64_t limit_bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto found = string_ids_.find(std::string(text));
-  if (found != string_ids_.end()) return found->second;
+  // One hash and one key copy for a new text (it was two of each: a find, then an emplace).
+  const auto id = static_cast<trace::string_id>(defs_.strings.size());
+  const auto [found, added] = string_ids_.try_emplace(std::string(text), id);
+  if (!added) return found->second;
   if (limit_bytes != UINT64_MAX) {
-    if (bounded_bytes_ > limit_bytes || text.size() > limit_bytes - bounded_bytes_)
+    if (bounded_bytes_ > limit_bytes || text.size() > limit_bytes - bounded_bytes_) {
+      string_ids_.erase(found);
       return trace::empty_string;
+    }
     bounded_bytes_ += text.size();
   }
-  const auto id = static_cast<trace::string_id>(defs_.strings.size());
-  defs_.strings.emplace_back(text);
-  string_ids_.emplace(std::string(text), id);
+  try {
+    defs_.strings.emplace_back(text);
+  } catch (...) {
+    string_ids_.erase(found);  // no id without its text
+    throw;
+  }
   if (journal_) journal_->define_string(id, text);
   return id;
 }
@@ -212,8 +219,9 @@ void definitions_builder::capture_process_identity() {
   // The rank the CLI found (it exports the variables it read), else the launcher's own.
   const char* rank_var = std::getenv("ROCPROF_MPI_RANK_VAR");
   const char* size_var = std::getenv("ROCPROF_MPI_SIZE_VAR");
-  if (const auto mpi = common::detect_mpi_rank([](const char* n) { return std::getenv(n); },
-                                               rank_var ? rank_var : "", size_var ? size_var : "")) {
+  if (const auto mpi =
+          common::detect_mpi_rank([](const char* n) { return std::getenv(n); },
+                                  rank_var ? rank_var : "", size_var ? size_var : "")) {
     process.mpi_rank = mpi->rank;
     process.mpi_size = mpi->size;
   }

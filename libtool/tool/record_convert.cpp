@@ -32,6 +32,7 @@ struct string_cache {
   trace::string_id last_pointer_id = trace::empty_string;
   std::pair<uint32_t, int32_t> last_operation{UINT32_MAX, 0};
   trace::string_id last_operation_id = trace::empty_string;
+  api_args_memo api_args;  // CUDA API argument texts by argument bytes
 };
 
 // Not inline: the caller keeps the returned reference in a register, where an inlined
@@ -424,6 +425,10 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
                        payload_as<rocprofiler_buffer_tracing_marker_api_record_t>(header), out);
         break;
       case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH:
+        // Sized once per batch: growing it record by record cost a quarter of a kernel
+        // record's conversion.
+        if (out.records.of<trace::kernel_dispatch_record>().empty())
+          out.records.of<trace::kernel_dispatch_record>().reserve(count - i);
         convert_dispatch(tool, cache,
                          payload_as<rocprofiler_buffer_tracing_kernel_dispatch_record_t>(header),
                          out);
@@ -450,7 +455,8 @@ void convert_records(tool_state& tool, rocprofiler_record_header_t** headers, si
                     payload_as<rocprofiler_buffer_tracing_api_record_t>(header), out);
         // CUDA API records carry their arguments (the other API kinds have no backend here).
         if (domain == api_domain::cuda_runtime || domain == api_domain::cuda_driver)
-          out.records.of<trace::api_record>().back().args = convert_api_args(*tool.defs, *header);
+          out.records.of<trace::api_record>().back().args =
+              convert_api_args(*tool.defs, cache.api_args, *header);
         break;
     }
   }

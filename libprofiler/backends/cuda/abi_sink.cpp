@@ -179,6 +179,12 @@ uint64_t abi_sink::external_id() {
   return core_->external_correlation_id(rocprofiler_context_id_t{0}).value;
 }
 
+abi_sink::abi_sink(const rocprof_core_services_t* core) : core_{core} {
+  constexpr size_t needed =
+      offsetof(rocprof_core_services_t, api_enter_at) + sizeof(core->api_enter_at);
+  if (core_ != nullptr && core_->size >= needed) api_enter_at_ = core_->api_enter_at;
+}
+
 void abi_sink::api_enter(api_event& e) {
   scope_stack& stack = *this_thread_scopes();
   if (stack.depth >= max_scopes) {
@@ -186,12 +192,17 @@ void abi_sink::api_enter(api_event& e) {
     e.correlation_id = core_->next_correlation_id();
     return;
   }
+  // The core fills every field it reads later (a scope of the stack is reused as is).
   rocprof_api_scope_t& scope = stack.scopes[stack.depth++];
-  scope = rocprof_api_scope_t{};
   scope.size = sizeof(scope);
   rocprofiler_callback_tracing_cuda_api_data_t payload = payload_of(e);
-  core_->api_enter(&scope, callback_kind_of(e.domain),
-                   static_cast<rocprofiler_tracing_operation_t>(e.cbid), &payload);
+  const auto kind = callback_kind_of(e.domain);
+  const auto op = static_cast<rocprofiler_tracing_operation_t>(e.cbid);
+  // The call's start is e.start_ns, read by the callback: the core need not read it again.
+  if (api_enter_at_ != nullptr && e.start_ns != 0)
+    api_enter_at_(&scope, kind, op, &payload, e.start_ns);
+  else
+    core_->api_enter(&scope, kind, op, &payload);
   e.correlation_id = scope.correlation_id.internal;
   e.external_id = scope.correlation_id.external.value;
 }

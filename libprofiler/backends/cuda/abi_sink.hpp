@@ -14,7 +14,7 @@ namespace rocprof::cuda {
 
 class abi_sink final : public backend_sink {
  public:
-  explicit abi_sink(const rocprof_core_services_t* core) : core_{core} {}
+  explicit abi_sink(const rocprof_core_services_t* core);
 
   // The kinds some context asked for; called by the core's start before the session starts.
   void set_kinds(const rocprof_enabled_kinds_t& kinds);
@@ -57,6 +57,8 @@ class abi_sink final : public backend_sink {
   bool callback_kind(uint32_t kind) const;
 
   const rocprof_core_services_t* core_;
+  // The core's api_enter_at, or null for an older core (then api_enter reads the clock again).
+  decltype(rocprof_core_services_t::api_enter_at) api_enter_at_ = nullptr;
   rocprof_enabled_kinds_t kinds_{};
   // kinds_.external_request_kinds for the application's threads (all bits: the core is older).
   std::atomic<uint64_t> request_kinds_{~uint64_t{0}};

@@ -13,6 +13,7 @@
 
 #include <vector_types.h>
 
+#include <charconv>
 #include <cinttypes>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,38 @@ inline size_t put(char* out, size_t size, const char* text) {
   return k;
 }
 
+// Numbers and addresses as printf's %PRIu64, %PRId64, %u and %p write them, without printf:
+// the tool formats every argument of every traced call on its delivery thread, where
+// snprintf's format parsing was half of the cost of a call's argument text.
+class short_text {
+ public:
+  void add(const char* s) {
+    while (*s != '\0')
+      data_[length_++] = *s++;
+  }
+  template <typename N>
+  void add_number(N value) {
+    length_ = static_cast<size_t>(std::to_chars(data_ + length_, data_ + sizeof(data_), value).ptr -
+                                  data_);
+  }
+  void add_address(uintptr_t address) {
+    if (address == 0) return add("(nil)");  // glibc's %p of a null pointer
+    add("0x");
+    length_ = static_cast<size_t>(
+        std::to_chars(data_ + length_, data_ + sizeof(data_), address, 16).ptr - data_);
+  }
+  // Copied as snprintf would: truncated to size - 1 bytes and terminated.
+  void copy_to(char* out, size_t size) const {
+    const size_t k = length_ < size ? length_ : size - 1;
+    std::memcpy(out, data_, k);
+    out[k] = '\0';
+  }
+
+ private:
+  char data_[64];  // the longest text: a dim3 of three 10-digit numbers (38 bytes)
+  size_t length_ = 0;
+};
+
 template <typename T>
 int32_t format(const T& v, int32_t max_deref, char* out, size_t size);
 
@@ -79,7 +112,9 @@ int32_t format_pointer(const T& p, int32_t max_deref, char* out, size_t size) {
       return 1 + format(*p, max_deref - 1, out + written, size - static_cast<size_t>(written));
     }
   }
-  std::snprintf(out, size, "%p", raw);
+  short_text text;
+  text.add_address(address);
+  text.copy_to(out, size);
   return 0;
 }
 
@@ -93,14 +128,25 @@ int32_t format(const T& v, int32_t max_deref, char* out, size_t size) {
   } else if constexpr (std::is_enum_v<U>) {
     using base = std::underlying_type_t<U>;
     return format(static_cast<base>(v), max_deref, out, size);
-  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>) {
-    std::snprintf(out, size, "%" PRId64, static_cast<int64_t>(v));
   } else if constexpr (std::is_integral_v<U>) {
-    std::snprintf(out, size, "%" PRIu64, static_cast<uint64_t>(v));
+    short_text text;
+    if constexpr (std::is_signed_v<U>)
+      text.add_number(static_cast<int64_t>(v));
+    else
+      text.add_number(static_cast<uint64_t>(v));
+    text.copy_to(out, size);
   } else if constexpr (std::is_floating_point_v<U>) {
     std::snprintf(out, size, "%g", static_cast<double>(v));
   } else if constexpr (std::is_same_v<U, dim3>) {
-    std::snprintf(out, size, "{%u, %u, %u}", v.x, v.y, v.z);
+    short_text text;  // {x, y, z}
+    text.add("{");
+    text.add_number(v.x);
+    text.add(", ");
+    text.add_number(v.y);
+    text.add(", ");
+    text.add_number(v.z);
+    text.add("}");
+    text.copy_to(out, size);
   } else {
     put(out, size, "{...}");  // structs, unions and arrays passed by value
   }

@@ -4,12 +4,15 @@
 #include <cupti.h>
 #include <gtest/gtest.h>
 
+#include <cinttypes>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "abi_sink.hpp"
+#include "api_arg_format.hpp"
 #include "api_args.hpp"
 #include "launch_external_id.hpp"
 #include "recording_sink.hpp"
@@ -143,6 +146,56 @@ TEST(api_args, strings_structs_and_dims) {
       args_of(api_domain::runtime, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, &ipc, 0, 1)
           .empty())
       << "a call without parameters";
+}
+
+// The formatter writes numbers, addresses and dims without printf: the same text as printf's,
+// truncated the same way when the output is short.
+template <typename T>
+std::string formatted(T value, size_t size = 64) {
+  char out[64];
+  format_arg<T>(&value, 0, out, size);
+  return out;
+}
+
+std::string printed(size_t size, const char* format, ...) __attribute__((format(printf, 2, 3)));
+std::string printed(size_t size, const char* format, ...) {
+  char out[64];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(out, size, format, args);
+  va_end(args);
+  return out;
+}
+
+TEST(api_args, numbers_addresses_and_dims_read_as_printf_writes_them) {
+  const uint64_t unsigned_values[] = {
+      0,         1, 9, 10, 99, 100, 4096, 65535, 4294967295ULL, 4294967296ULL, 1234567890123ULL,
+      UINT64_MAX};
+  for (uint64_t v : unsigned_values) {
+    EXPECT_EQ(formatted(v), printed(64, "%" PRIu64, v));
+    EXPECT_EQ(formatted(static_cast<uint32_t>(v)), printed(64, "%u", static_cast<uint32_t>(v)));
+    EXPECT_EQ(formatted(static_cast<unsigned short>(v)),
+              printed(64, "%u", static_cast<unsigned short>(v)));
+    const auto s = static_cast<int64_t>(v);
+    EXPECT_EQ(formatted(s), printed(64, "%" PRId64, s));
+    EXPECT_EQ(formatted(-s), printed(64, "%" PRId64, -s));
+    EXPECT_EQ(formatted(static_cast<int>(v)), printed(64, "%d", static_cast<int>(v)));
+    EXPECT_EQ(formatted(static_cast<char>(v)), printed(64, "%d", static_cast<char>(v)));
+    const auto* p = reinterpret_cast<const void*>(static_cast<uintptr_t>(v));
+    EXPECT_EQ(formatted(p), printed(64, "%p", p));
+    EXPECT_EQ(formatted(const_cast<void**>(reinterpret_cast<void* const*>(p))),
+              printed(64, "%p", p));
+    const dim3 d(static_cast<unsigned>(v), static_cast<unsigned>(v >> 7), 1);
+    EXPECT_EQ(formatted(d), printed(64, "{%u, %u, %u}", d.x, d.y, d.z));
+    for (size_t size : {1, 2, 5, 9}) {
+      EXPECT_EQ(formatted(v, size), printed(size, "%" PRIu64, v)) << size;
+      EXPECT_EQ(formatted(-s, size), printed(size, "%" PRId64, -s)) << size;
+      EXPECT_EQ(formatted(p, size), printed(size, "%p", p)) << size;
+      EXPECT_EQ(formatted(d, size), printed(size, "{%u, %u, %u}", d.x, d.y, d.z)) << size;
+    }
+  }
+  EXPECT_EQ(formatted(INT64_MIN), printed(64, "%" PRId64, INT64_MIN));
+  EXPECT_EQ(formatted(cudaMemcpyDeviceToHost), "2");
 }
 
 TEST(api_args, a_buffer_record_carries_the_parameter_struct) {

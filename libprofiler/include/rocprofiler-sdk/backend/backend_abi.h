@@ -55,7 +55,7 @@ typedef struct rocprof_api_scope_t {
   rocprofiler_callback_tracing_kind_t kind;
   rocprofiler_tracing_operation_t operation;
   rocprofiler_correlation_id_t correlation_id;
-  rocprofiler_timestamp_t start_timestamp;  ///< taken by api_enter
+  rocprofiler_timestamp_t start_timestamp;  ///< taken by api_enter (given to api_enter_at)
   uint64_t previous_api;                    ///< internal: the enclosing call's internal id
   uint32_t num_contexts;                    ///< internal: callback subscribers found at ENTER
   uint32_t reserved;
@@ -257,6 +257,12 @@ typedef struct rocprof_core_services_t {
   /// drain thread. Appended in ABI 2 (check size before use).
   void (*emit_pc_sampling_record)(rocprofiler_agent_id_t agent,
                                   rocprofiler_pc_sampling_record_kind_t kind, const void* record);
+  /// HOT. api_enter for a backend that has read the clock at the call's start already (it
+  /// stamps its own records): the scope's start_timestamp is `start` and the core reads no
+  /// clock. Appended (check size before use).
+  void (*api_enter_at)(rocprof_api_scope_t* scope, rocprofiler_callback_tracing_kind_t kind,
+                       rocprofiler_tracing_operation_t operation, void* payload,
+                       rocprofiler_timestamp_t start);
 } rocprof_core_services_t;
 
 /// One argument of an API call, for iterate_args below (the parameters of

@@ -110,6 +110,11 @@ int main(int argc, char** argv) {
         ns[0], ns[1], ns[2]);
     return 0;
   }
+  if (argc > 2 && std::strcmp(argv[1], "kernels") == 0) {
+    // benchmarks/cuda_callbacks: the tool's cost per kernel record (N launches, one flush).
+    launch(kernel, std::atoi(argv[2]));
+    return 0;
+  }
   if (argc > 1 && std::strcmp(argv[1], "ranges") == 0) {
     play_ranges(launch, copy);  // everything reaches the profiler at the exit flush
     return 0;

@@ -409,7 +409,10 @@ void CUPTIAPI minimal_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId cbi
 
 // `n` runtime launches, each making one nested driver launch, through `callback` (both
 // domains' sites called, as CUPTI does when the callbacks are enabled). Nanoseconds per pair.
+// With FAKE_CUPTI_BENCH_DISTINCT_ARGS set, every pair launches a different grid (no two calls
+// have the same arguments: what a tool that reuses argument texts cannot reuse).
 double time_pairs(CUpti_CallbackFunc callback, void* user, uint64_t n) {
+  static const bool distinct = std::getenv("FAKE_CUPTI_BENCH_DISTINCT_ARGS") != nullptr;
   cudaLaunchKernel_v7000_params rp{};
   rp.func = "_Z11fake_kernelPf";
   rp.gridDim = dim3(64, 1, 1);
@@ -420,6 +423,7 @@ double time_pairs(CUpti_CallbackFunc callback, void* user, uint64_t n) {
   timespec t0{}, t1{};
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (uint64_t i = 0; i < n; ++i) {
+    if (distinct) rp.gridDim.x = dp.gridDimX = static_cast<unsigned>(i + 1);
     uint64_t rslot = 0, dslot = 0;
     cudaError_t rret = cudaSuccess;
     CUresult dret = CUDA_SUCCESS;
