@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct Dwfl;  // libdwfl's session (elfutils/libdwfl.h)
 
@@ -33,6 +34,11 @@ class symbolizer {
   // `return_address`: the address follows a call (every frame but a signal frame), so the
   // call's own line is looked up at address - 1.
   resolved_frame resolve(uint64_t address, bool return_address = true) const;
+  // The same address as source-level frames, innermost first: one per function inlined at
+  // that point (named from DWARF, at the line inside it), then the function the code belongs
+  // to at the line where the innermost inlined call was made. Without inlined calls (or debug
+  // information) exactly resolve()'s frame.
+  std::vector<resolved_frame> resolve_inlined(uint64_t address, bool return_address = true) const;
 
  private:
   ::Dwfl* dwfl_ = nullptr;

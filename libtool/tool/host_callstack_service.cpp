@@ -132,7 +132,8 @@ void attach_host_callstacks(const tool_state&, trace::trace_definitions& defs) {
   if (!symbols.ok())
     std::fprintf(stderr, "rocprofv3: libdw could not read this process's modules: host call "
                          "stacks keep bare addresses\n");
-  std::unordered_map<uintptr_t, trace::host_frame> resolved;
+  // An address becomes one frame per inlined call at it, then its function's own frame.
+  std::unordered_map<uintptr_t, std::vector<trace::host_frame>> resolved;
   defs.host_callstacks.reserve(ids.size());
   for (uint32_t id : ids) {
     const callstack::stack_view view = st.table.stack(id);
@@ -140,12 +141,11 @@ void attach_host_callstacks(const tool_state&, trace::trace_definitions& defs) {
     info.id = id;
     for (uint32_t i = 0; i < view.depth; ++i) {
       auto [it, fresh] = resolved.try_emplace(view.frames[i]);
-      if (fresh) {
-        callstack::resolved_frame f = symbols.resolve(view.frames[i]);
-        it->second = trace::host_frame{f.address, std::move(f.function), std::move(f.file),
-                                       f.line, std::move(f.module)};
-      }
-      info.frames.push_back(it->second);
+      if (fresh)
+        for (auto& f : symbols.resolve_inlined(view.frames[i]))
+          it->second.push_back(trace::host_frame{f.address, std::move(f.function),
+                                                 std::move(f.file), f.line, std::move(f.module)});
+      info.frames.insert(info.frames.end(), it->second.begin(), it->second.end());
     }
     defs.host_callstacks.push_back(std::move(info));
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "stack_table.hpp"
 #include "symbolizer.hpp"
@@ -39,6 +40,43 @@ TEST(Unwind, CapturesTheCallerAndResolvesFunctionFileLine) {
     EXPECT_NE(f.function.find("rocprof::callstack::"), std::string::npos) << f.function;
   }
   EXPECT_TRUE(found);
+}
+
+int inlined_line = 0, caller_line = 0;
+
+// Inlined even at -O0: the capture's return address lies in the caller's code.
+__attribute__((always_inline)) inline uint32_t inlined_probe(uintptr_t* frames, uint32_t max) {
+  // clang-format off
+  inlined_line = __LINE__; const uint32_t n = capture_stack(frames, max, skip_ranges{});
+  // clang-format on
+  return n;
+}
+
+__attribute__((noinline)) uint32_t inlining_caller(uintptr_t* frames, uint32_t max) {
+  // clang-format off
+  caller_line = __LINE__; const uint32_t n = inlined_probe(frames, max);
+  // clang-format on
+  return n + 0;
+}
+
+TEST(Symbolizer, ExpandsInlinedCallsIntoFrames) {
+  uintptr_t frames[max_frames] = {};
+  const uint32_t n = inlining_caller(frames, max_frames);
+  symbolizer sym;
+  std::vector<resolved_frame> all;
+  for (uint32_t i = 0; i < n; ++i)
+    for (auto& f : sym.resolve_inlined(frames[i])) all.push_back(std::move(f));
+  size_t inlined = all.size();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i].function.find("inlined_probe") != std::string::npos) inlined = i;
+  ASSERT_LT(inlined + 1, all.size());
+  EXPECT_EQ(all[inlined].line, static_cast<uint32_t>(inlined_line));
+  // The next frame is the caller, at the line of the inlined call, at the same address.
+  EXPECT_NE(all[inlined + 1].function.find("inlining_caller"), std::string::npos)
+      << all[inlined + 1].function;
+  EXPECT_EQ(all[inlined + 1].line, static_cast<uint32_t>(caller_line));
+  EXPECT_NE(all[inlined + 1].file.find("resolve_test.cpp"), std::string::npos);
+  EXPECT_EQ(all[inlined + 1].address, all[inlined].address);
 }
 
 TEST(Unwind, SkipsLeadingFramesOfGivenModules) {
