@@ -16,8 +16,8 @@ std::string_view base_name(std::string_view path) {
 
 // Shared objects of the CUDA toolkit and driver whose frames are never the application's.
 constexpr std::string_view cuda_library_prefixes[] = {
-    "libcuda.",   "libcudart.", "libcublas", "libcudnn",  "libcufft",     "libcurand",
-    "libcusparse", "libcusolver", "libnccl", "libnvrtc", "libnvJitLink", "libcupti"};
+    "libcuda.",    "libcudart.",  "libcublas", "libcudnn", "libcufft",     "libcurand",
+    "libcusparse", "libcusolver", "libnccl",   "libnvrtc", "libnvJitLink", "libcupti"};
 
 }  // namespace
 
@@ -37,8 +37,7 @@ bool is_cuda_frame(const trace::host_frame& frame) {
       starts_with(fn, "__device_stub") || starts_with(fn, "__wrapper__device_stub"))
     return true;
   const std::string_view file = frame.file;
-  return file.find(".cudafe1.") != std::string_view::npos ||
-         base_name(file) == "cuda_runtime.h";
+  return file.find(".cudafe1.") != std::string_view::npos || base_name(file) == "cuda_runtime.h";
 }
 
 std::string launch_site(const trace::host_callstack_info& stack,

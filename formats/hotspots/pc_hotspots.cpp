@@ -58,14 +58,16 @@ class pc_hotspots_writer final : public writer {
 
   void begin(const trace_definitions& defs) override {
     defs_ = &defs;
-    for (const auto& k : defs.kernel_symbols) demangled_.emplace(k.kernel_id, k.demangled_name);
+    for (const auto& k : defs.kernel_symbols)
+      demangled_.emplace(k.kernel_id, k.demangled_name);
   }
   // PC samples make the report; dispatches only name launch sites (with host call stacks).
   void write(record_span<api_record> r) override { ignore_records(r); }
   void write(record_span<kernel_dispatch_record> r) override {
     if (defs_->launch_callstacks.empty()) return ignore_records(r);
     for (const auto& d : r) {
-      const host_callstack_info* stack = defs_->host_callstack(defs_->callstack_of(d.corr.internal));
+      const host_callstack_info* stack =
+          defs_->host_callstack(defs_->callstack_of(d.corr.internal));
       if (stack == nullptr) continue;
       auto name = demangled_.find(d.kernel_id);
       kernel_tally& k = launches_[d.kernel_id];
@@ -128,7 +130,7 @@ class pc_hotspots_writer final : public writer {
   const trace_definitions* defs_ = nullptr;
   std::vector<pc_sample_record> samples_;
   std::map<uint64_t, std::string_view> demangled_;  // kernel id -> demangled name
-  std::map<uint64_t, kernel_tally> launches_;        // per kernel: dispatches per launch site
+  std::map<uint64_t, kernel_tally> launches_;       // per kernel: dispatches per launch site
 };
 
 }  // namespace

@@ -28,10 +28,10 @@ enum slot : size_t {
 void rocpd_writer::begin_callstacks() {
   if (defs_->launch_callstacks.empty() || !loading()) return;
   ROCPD_EXEC(db_, expand_schema(kernel_callstack_sql, uuid_, guid_));
-  callstack_rows_.emplace(db_, "rocpd_kernel_callstack" + uuid_suffix_,
-                          std::vector<std::string>{"nid", "pid", "dispatch_id", "correlation_id",
-                                                   "callstack_id", "depth", "address",
-                                                   "function_id", "file_id", "line", "module_id"});
+  callstack_rows_.emplace(
+      db_, "rocpd_kernel_callstack" + uuid_suffix_,
+      std::vector<std::string>{"nid", "pid", "dispatch_id", "correlation_id", "callstack_id",
+                               "depth", "address", "function_id", "file_id", "line", "module_id"});
 }
 
 void rocpd_writer::write_callstack(const trace::kernel_dispatch_record& r) {

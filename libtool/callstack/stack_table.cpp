@@ -23,7 +23,8 @@ uint64_t hash_frames(const uintptr_t* frames, uint32_t depth) {
 namespace {
 size_t slots_for(uint32_t max_stacks) {
   size_t n = 16;
-  while (n < size_t{max_stacks} * 2) n <<= 1;  // at most half full: probes stay short
+  while (n < size_t{max_stacks} * 2)
+    n <<= 1;  // at most half full: probes stay short
   return n;
 }
 }  // namespace
@@ -35,7 +36,8 @@ stack_table::stack_table(uint32_t max_stacks, size_t max_total_frames)
       slots_{new std::atomic<uint32_t>[slot_mask_ + 1]},
       entries_{new entry[max_stacks == 0 ? 1 : max_stacks]},
       frames_{new uintptr_t[max_total_frames == 0 ? 1 : max_total_frames]} {
-  for (size_t i = 0; i <= slot_mask_; ++i) slots_[i].store(0, std::memory_order_relaxed);
+  for (size_t i = 0; i <= slot_mask_; ++i)
+    slots_[i].store(0, std::memory_order_relaxed);
 }
 
 bool stack_table::same(const entry& e, uint64_t hash, const uintptr_t* frames,

@@ -90,7 +90,8 @@ class launch_log {
  private:
   struct slot {
     uint64_t correlation_id;
-    uint32_t stack_id;  // accessed with __atomic builtins (the mapping holds no constructed objects)
+    uint32_t
+        stack_id;  // accessed with __atomic builtins (the mapping holds no constructed objects)
   };
   slot* slots_ = nullptr;
   size_t capacity_ = 0;

@@ -64,7 +64,8 @@ resolved_frame symbolizer::resolve(uint64_t address, bool return_address) const 
     out.function = demangle_symbol(sym);
   if (Dwfl_Line* line = dwfl_module_getsrc(module, pc)) {
     int line_number = 0;
-    if (const char* source = dwfl_lineinfo(line, nullptr, &line_number, nullptr, nullptr, nullptr)) {
+    if (const char* source =
+            dwfl_lineinfo(line, nullptr, &line_number, nullptr, nullptr, nullptr)) {
       out.file = source;
       // Relative names are relative to the compilation directory: made whole, so that two
       // builds' "../src/a.cpp" stay apart and a reader can open the file.

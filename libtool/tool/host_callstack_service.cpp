@@ -54,8 +54,8 @@ void on_launch(rocprofiler_callback_tracing_record_t record, rocprofiler_user_da
   if (t_launch_depth++ > 0) return;
   // The modules are all loaded by the first launch (the plugin and CUPTI deliver it).
   std::call_once(st.skip_once, [&st] {
-    st.skip = callstack::ranges_of_modules(skipped_module_prefixes,
-                                           std::size(skipped_module_prefixes));
+    st.skip =
+        callstack::ranges_of_modules(skipped_module_prefixes, std::size(skipped_module_prefixes));
   });
   uintptr_t frames[callstack::max_frames];
   const uint32_t depth = callstack::capture_stack(frames, callstack::max_frames, st.skip);
@@ -74,8 +74,8 @@ struct operation_filter {
 
 // Launches of GPU work: runtime and driver operations named "...Launch..." (cudaLaunchKernel,
 // cuLaunchKernelEx, cudaGraphLaunch, cudaLaunchCooperativeKernel, ...), host functions aside.
-int collect_launch_ops(rocprofiler_callback_tracing_kind_t kind,
-                       rocprofiler_tracing_operation_t op, void* data) {
+int collect_launch_ops(rocprofiler_callback_tracing_kind_t kind, rocprofiler_tracing_operation_t op,
+                       void* data) {
   const char* name = nullptr;
   if (rocprofiler_query_callback_tracing_kind_operation_name(kind, op, &name, nullptr) !=
           ROCPROFILER_STATUS_SUCCESS ||
@@ -88,8 +88,7 @@ int collect_launch_ops(rocprofiler_callback_tracing_kind_t kind,
 
 void report(const char* what, rocprofiler_status_t status) {
   if (status != ROCPROFILER_STATUS_SUCCESS)
-    std::fprintf(stderr, "rocprofv3: %s failed: %s\n", what,
-                 rocprofiler_get_status_string(status));
+    std::fprintf(stderr, "rocprofv3: %s failed: %s\n", what, rocprofiler_get_status_string(status));
 }
 
 }  // namespace
@@ -99,8 +98,8 @@ void configure_host_callstacks(tool_state& tool) {
   g_state = new callstack_state();
   rocprofiler_context_id_t context{};
   report("rocprofiler_create_context (host call stacks)", rocprofiler_create_context(&context));
-  for (auto kind :
-       {ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API, ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API}) {
+  for (auto kind : {ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API,
+                    ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API}) {
     operation_filter filter{kind, {}};
     rocprofiler_iterate_callback_tracing_kind_operations(kind, collect_launch_ops, &filter);
     if (filter.ops.empty()) continue;
@@ -125,13 +124,15 @@ void attach_host_callstacks(const tool_state&, trace::trace_definitions& defs) {
 
   // Only stacks that some launch refers to, each distinct address resolved once.
   std::vector<uint32_t> ids;
-  for (const auto& l : launches) ids.push_back(l.stack_id);
+  for (const auto& l : launches)
+    ids.push_back(l.stack_id);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   const callstack::symbolizer symbols;
   if (!symbols.ok())
-    std::fprintf(stderr, "rocprofv3: libdw could not read this process's modules: host call "
-                         "stacks keep bare addresses\n");
+    std::fprintf(stderr,
+                 "rocprofv3: libdw could not read this process's modules: host call "
+                 "stacks keep bare addresses\n");
   // An address becomes one frame per inlined call at it, then its function's own frame.
   std::unordered_map<uintptr_t, std::vector<trace::host_frame>> resolved;
   defs.host_callstacks.reserve(ids.size());

@@ -65,7 +65,8 @@ TEST(Symbolizer, ExpandsInlinedCallsIntoFrames) {
   symbolizer sym;
   std::vector<resolved_frame> all;
   for (uint32_t i = 0; i < n; ++i)
-    for (auto& f : sym.resolve_inlined(frames[i])) all.push_back(std::move(f));
+    for (auto& f : sym.resolve_inlined(frames[i]))
+      all.push_back(std::move(f));
   size_t inlined = all.size();
   for (size_t i = 0; i < all.size(); ++i)
     if (all[i].function.find("inlined_probe") != std::string::npos) inlined = i;

@@ -11,7 +11,8 @@ namespace {
 
 std::vector<uintptr_t> make_stack(uintptr_t seed, uint32_t depth) {
   std::vector<uintptr_t> frames;
-  for (uint32_t i = 0; i < depth; ++i) frames.push_back(0x400000 + seed * 0x100 + i * 8);
+  for (uint32_t i = 0; i < depth; ++i)
+    frames.push_back(0x400000 + seed * 0x100 + i * 8);
   return frames;
 }
 
@@ -80,10 +81,12 @@ TEST(StackTable, ConcurrentInsertsAgreeOnIds) {
             ASSERT_EQ(seen[t][k], id);
         }
     });
-  for (auto& w : workers) w.join();
+  for (auto& w : workers)
+    w.join();
   std::set<uint32_t> ids;
   for (uint32_t k = 0; k < distinct; ++k) {
-    for (int t = 1; t < threads; ++t) ASSERT_EQ(seen[t][k], seen[0][k]) << "stack " << k;
+    for (int t = 1; t < threads; ++t)
+      ASSERT_EQ(seen[t][k], seen[0][k]) << "stack " << k;
     ASSERT_NE(seen[0][k], 0u);
     ids.insert(seen[0][k]);
     const stack_view v = table.stack(seen[0][k]);
@@ -112,13 +115,16 @@ TEST(LaunchLog, ConcurrentAppendsAllKept) {
   std::vector<std::thread> workers;
   for (uint64_t t = 0; t < 4; ++t)
     workers.emplace_back([&, t] {
-      for (uint64_t i = 0; i < 10000; ++i) log.append(t * 100000 + i, 1 + static_cast<uint32_t>(t));
+      for (uint64_t i = 0; i < 10000; ++i)
+        log.append(t * 100000 + i, 1 + static_cast<uint32_t>(t));
     });
-  for (auto& w : workers) w.join();
+  for (auto& w : workers)
+    w.join();
   const auto entries = log.entries();
   EXPECT_EQ(entries.size(), 40000u);
   std::set<uint64_t> ids;
-  for (const auto& e : entries) ids.insert(e.correlation_id);
+  for (const auto& e : entries)
+    ids.insert(e.correlation_id);
   EXPECT_EQ(ids.size(), 40000u);
 }
 

@@ -254,9 +254,8 @@ struct trace_definitions {
     auto it = std::lower_bound(
         launch_callstacks.begin(), launch_callstacks.end(), correlation_id,
         [](const launch_callstack& l, uint64_t id) { return l.correlation_id < id; });
-    return it != launch_callstacks.end() && it->correlation_id == correlation_id
-               ? it->callstack_id
-               : 0;
+    return it != launch_callstacks.end() && it->correlation_id == correlation_id ? it->callstack_id
+                                                                                 : 0;
   }
   // The stack of an id, nullptr if unknown.
   const host_callstack_info* host_callstack(uint64_t id) const {
