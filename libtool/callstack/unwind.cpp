@@ -1,8 +1,10 @@
 #include "unwind.hpp"
 
+#include <dlfcn.h>
 #include <link.h>
 #include <unwind.h>
 
+#include <atomic>
 #include <cstring>
 
 namespace rocprof::callstack {
@@ -76,7 +78,46 @@ _Unwind_Reason_Code on_frame(_Unwind_Context* context, void* data) {
   return s.count < s.max ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 
+// libunwind's unw_backtrace(void** buffer, int size), when loaded.
+using unw_backtrace_fn = int (*)(void**, int);
+std::atomic<unw_backtrace_fn> g_unw_backtrace{nullptr};
+
+// Frames libunwind may return above the profiler's (its leading ones are skipped like ours).
+constexpr uint32_t max_raw_frames = 96;
+
+uint32_t capture_with_libunwind(unw_backtrace_fn backtrace, uintptr_t* out, uint32_t max,
+                                const skip_ranges& skip) {
+  void* raw[max_raw_frames];
+  const int n = backtrace(raw, static_cast<int>(max_raw_frames));
+  uint32_t count = 0;
+  bool leading = true;
+  for (int i = 0; i < n && count < max; ++i) {
+    const auto ip = reinterpret_cast<uintptr_t>(raw[i]);
+    if (ip == 0) break;
+    if (leading && skip.contains(ip)) continue;
+    leading = false;
+    out[count++] = ip;
+  }
+  return count;
+}
+
 }  // namespace
+
+unwinder select_unwinder(bool prefer_libunwind) {
+  unw_backtrace_fn fn = nullptr;
+  if (prefer_libunwind) {
+    // RTLD_LOCAL: its _Unwind_* and backtrace() stay out of the application's symbol lookup.
+    if (void* lib = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE))
+      fn = reinterpret_cast<unw_backtrace_fn>(dlsym(lib, "unw_backtrace"));
+  }
+  g_unw_backtrace.store(fn, std::memory_order_release);
+  return current_unwinder();
+}
+
+unwinder current_unwinder() {
+  return g_unw_backtrace.load(std::memory_order_acquire) != nullptr ? unwinder::libunwind
+                                                                    : unwinder::libgcc;
+}
 
 skip_ranges ranges_of_modules(const std::string_view* prefixes, size_t count) {
   skip_ranges out;
@@ -94,6 +135,8 @@ skip_ranges ranges_of_module_at(const void* address) {
 
 uint32_t capture_stack(uintptr_t* out, uint32_t max, const skip_ranges& skip) {
   if (out == nullptr || max == 0) return 0;
+  if (const unw_backtrace_fn fast = g_unw_backtrace.load(std::memory_order_acquire))
+    return capture_with_libunwind(fast, out, max, skip);
   unwind_state s{out, max, 0, &skip, true};
   _Unwind_Backtrace(on_frame, &s);
   return s.count;

@@ -34,6 +34,18 @@ skip_ranges ranges_of_modules(const std::string_view* prefixes, size_t count);
 // The executable segments of the module that contains `address`.
 skip_ranges ranges_of_module_at(const void* address);
 
+// Which unwinder capture_stack uses. libgcc's _Unwind_Backtrace reads and runs each frame's CFI
+// every time (~100-300 ns a frame); libunwind's unw_backtrace (libunwind.so.8, the nongnu
+// libunwind) caches each return address's frame layout per thread and walks known frames in a
+// few ns: about 20 times faster on the same stack (docs/performance.md).
+enum class unwinder : uint8_t { libgcc, libunwind };
+
+// Loads libunwind.so.8 when `prefer_libunwind` and the process can (nothing to build against:
+// one function is looked up), else stays with libgcc. Call once before capturing (it takes the
+// loader's lock); returns the unwinder capture_stack uses from then on.
+unwinder select_unwinder(bool prefer_libunwind);
+unwinder current_unwinder();
+
 // Up to `max` return addresses of the calling thread, innermost first, leading frames in `skip`
 // left out. Returns how many were written.
 uint32_t capture_stack(uintptr_t* out, uint32_t max, const skip_ranges& skip);

@@ -29,7 +29,7 @@ constexpr size_t max_launches = size_t{1} << 24;
 // Leading frames in these modules are the profiler's (tool, core, CUDA plugin, CUPTI), the
 // unwinder's, and the CUDA driver's own way down to the callback: never the application's.
 constexpr std::string_view skipped_module_prefixes[] = {"librocprofiler-sdk", "libcupti",
-                                                        "libgcc_s", "libcuda.so"};
+                                                        "libgcc_s", "libunwind", "libcuda.so"};
 
 struct callstack_state {
   callstack::stack_table table{max_stacks, max_total_frames};
@@ -96,6 +96,9 @@ void report(const char* what, rocprofiler_status_t status) {
 void configure_host_callstacks(tool_state& tool) {
   if (!tool.settings.kernel_host_callstack || g_state != nullptr) return;
   g_state = new callstack_state();
+  // libunwind's cached unwinder where the process can load it (about 20 times faster per
+  // launch), else libgcc's.
+  callstack::select_unwinder(true);
   rocprofiler_context_id_t context{};
   report("rocprofiler_create_context (host call stacks)", rocprofiler_create_context(&context));
   for (auto kind : {ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API,

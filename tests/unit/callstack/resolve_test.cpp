@@ -80,6 +80,36 @@ TEST(Symbolizer, ExpandsInlinedCallsIntoFrames) {
   EXPECT_EQ(all[inlined + 1].address, all[inlined].address);
 }
 
+// libgcc's unwinder and libunwind's cached one see the same callers (from the same call site).
+TEST(Unwind, LibunwindAndLibgccAgreeOnTheCallers) {
+  uintptr_t frames[2][max_frames] = {};
+  uint32_t n[2] = {};
+  bool have_libunwind = true;
+  for (int which = 0; which < 2; ++which) {
+    const bool libunwind = which == 1;
+    if (select_unwinder(libunwind) != (libunwind ? unwinder::libunwind : unwinder::libgcc)) {
+      have_libunwind = false;
+      break;
+    }
+    n[which] = callstack_probe_function(frames[which], max_frames);
+  }
+  select_unwinder(false);
+  if (!have_libunwind) GTEST_SKIP() << "libunwind.so.8 cannot be loaded here";
+  symbolizer sym;
+  // From the probe function outwards the two stacks are the same addresses.
+  auto from_probe = [&sym](const uintptr_t* f, uint32_t count) {
+    std::vector<uintptr_t> tail;
+    for (uint32_t i = 0; i < count; ++i)
+      if (!tail.empty() ||
+          sym.resolve(f[i]).function.find("callstack_probe_function") != std::string::npos)
+        tail.push_back(f[i]);
+    return tail;
+  };
+  const auto a = from_probe(frames[0], n[0]), b = from_probe(frames[1], n[1]);
+  ASSERT_GE(a.size(), 2u);
+  EXPECT_EQ(a, b);
+}
+
 TEST(Unwind, SkipsLeadingFramesOfGivenModules) {
   // Skipping this executable's code leaves only frames of other modules (libc's start code).
   const skip_ranges own = ranges_of_module_at(reinterpret_cast<const void*>(&capture_stack));
