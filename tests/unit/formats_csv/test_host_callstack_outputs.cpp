@@ -12,6 +12,7 @@
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
 #include "rocprof/trace/writer_registry.hpp"
+#include "writer_helpers.hpp"
 
 namespace {
 
@@ -44,19 +45,10 @@ ts::synthetic_trace traced_with_stacks() {
 }
 
 trace::output_options options_for(const std::string& dir) {
-  trace::output_options o;
-  o.output_directory = dir;
-  o.file_prefix = "cs";
-  return o;
+  return ts::options_for(dir, "cs");
 }
 
-std::string write_with(const std::string& format, const ts::synthetic_trace& t,
-                       const trace::output_options& o) {
-  std::string error;
-  auto w = trace::make_writer(format, o, &error);
-  EXPECT_TRUE(w) << error;
-  return w ? ts::write_synthetic_trace(*w, t, 3) : error;
-}
+using ts::write_with;
 
 void expect_python(const std::string& script) {
   ASSERT_TRUE(ts::have_program("python3")) << ts::missing_reader("python3");
@@ -123,23 +115,6 @@ TEST(host_callstack_outputs, json_table_and_callstack_id) {
       "print('ok')\n");
 }
 
-TEST(host_callstack_outputs, json_without_stacks_has_no_extension) {
-  ts::temp_dir dir{"cs-json-none"};
-  const auto o = options_for(dir.path());
-  ts::synthetic_options so;
-  so.records_per_kind = 5;
-  ASSERT_EQ(write_with("json", ts::make_synthetic_trace(so), o), "");
-  expect_python(
-      "import json\n"
-      "doc = json.load(open('" +
-      o.path_for("results", "json") +
-      "'))['rocprofiler-sdk-tool'][0]\n"
-      "assert 'host_callstacks' not in doc\n"
-      "assert all('callstack_id' not in r for r in "
-      "doc['buffer_records']['kernel_dispatch'])\n"
-      "print('ok')\n");
-}
-
 TEST(host_callstack_outputs, rocpd_extension_table_and_view) {
   ts::temp_dir dir{"cs-rocpd"};
   const auto o = options_for(dir.path());
@@ -159,14 +134,23 @@ TEST(host_callstack_outputs, rocpd_extension_table_and_view) {
       "print('ok')\n");
 }
 
-TEST(host_callstack_outputs, rocpd_without_stacks_has_no_extension_table) {
-  ts::temp_dir dir{"cs-rocpd-none"};
+// A run without stacks keeps exactly the layouts it had: no JSON member, no rocpd table.
+TEST(host_callstack_outputs, without_stacks_no_extension_in_json_or_rocpd) {
+  ts::temp_dir dir{"cs-none"};
   const auto o = options_for(dir.path());
   ts::synthetic_options so;
   so.records_per_kind = 5;
-  ASSERT_EQ(write_with("rocpd", ts::make_synthetic_trace(so), o), "");
+  const auto t = ts::make_synthetic_trace(so);
+  ASSERT_EQ(write_with("json", t, o), "");
+  ASSERT_EQ(write_with("rocpd", t, o), "");
   expect_python(
-      "import sqlite3\n"
+      "import json, sqlite3\n"
+      "doc = json.load(open('" +
+      o.path_for("results", "json") +
+      "'))['rocprofiler-sdk-tool'][0]\n"
+      "assert 'host_callstacks' not in doc\n"
+      "assert all('callstack_id' not in r for r in "
+      "doc['buffer_records']['kernel_dispatch'])\n"
       "db = sqlite3.connect('" +
       o.path_for("results", "db") +
       "')\n"
