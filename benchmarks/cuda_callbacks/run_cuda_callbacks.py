@@ -13,6 +13,7 @@ Configurations (median of --runs interleaved runs):
   plugin+core    the installed plugin, the profiler core and a tool that drops every record
   tool           rocprofv3 --sys-trace (plugin, core, the tool's journal on its own thread)
   *-nested       the same with ROCPROF_CUDA_NESTED_DRIVER_API=1 (the driver calls recorded)
+  tool-callstack rocprofv3 --sys-trace --kernel-host-callstack (each launch unwinds its stack)
 Prints ns per call pair added over the empty callback and its ratio to the minimal collector's;
 --json writes them. Runs on any Linux machine (CPU only).
 --instructions runs each configuration once under valgrind's callgrind instead and reports
@@ -143,16 +144,19 @@ def main():
             env["ROCPROF_CUDA_NESTED_DRIVER_API"] = "1"
         return app, env
 
-    def tool(nested):
+    def tool(nested, callstack=False):
         cmd = [args.rocprofv3, "--sys-trace", "--output-format", "csv", "-d",
                os.path.join(work, "tool"), "-o", "run"]
         if nested:
             cmd.append("--cuda-nested-driver-trace")
+        if callstack:
+            cmd.append("--kernel-host-callstack")
         return cmd + ["--"] + app, dict(base)
 
     configs = {"plugin": lambda: plugin(False), "plugin-nested": lambda: plugin(True),
                "plugin+core": lambda: core(False), "plugin+core-nested": lambda: core(True),
-               "tool": lambda: tool(False), "tool-nested": lambda: tool(True)}
+               "tool": lambda: tool(False), "tool-nested": lambda: tool(True),
+               "tool-callstack": lambda: tool(False, callstack=True)}
     if args.only:
         configs = {k: v for k, v in configs.items() if k in args.only.split(",")}
     samples = {k: [] for k in configs}

@@ -147,6 +147,11 @@ std::vector<option_spec> build_schema() {
           .in(k_naming)
           .meta("BOOL")
           .says("Name kernels after the innermost enclosing marker range"),
+      row("kernel_host_callstack", "kernel-host-callstack")
+          .to("ROCPROF_KERNEL_HOST_CALLSTACK", ef::flag)
+          .in(k_naming)
+          .meta("BOOL")
+          .says("Record the host call stack of each kernel launch (function, file, line)"),
 
       // Filtering
       row("kernel_include_regex", "kernel-include-regex")

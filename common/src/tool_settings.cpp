@@ -186,6 +186,7 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.demangle = env.boolean("mangled_kernels");  // the variable is ROCPROF_DEMANGLE_KERNELS
   s.truncate = env.boolean("truncate_kernels");
   s.kernel_rename = env.boolean("kernel_rename");
+  s.kernel_host_callstack = env.boolean("kernel_host_callstack");
   s.kernel_include_regex = env.text("kernel_include_regex");
   s.kernel_exclude_regex = env.text("kernel_exclude_regex");
   s.kernel_iteration_range = env.text("kernel_iteration_range");

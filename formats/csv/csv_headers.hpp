@@ -8,6 +8,11 @@ namespace rocprof::formats::csv {
 inline constexpr std::string_view kernel_trace_header =
     R"("Kind","Agent_Id","Queue_Id","Stream_Id","Thread_Id","Dispatch_Id","Kernel_Id","Kernel_Name","Correlation_Id","Start_Timestamp","End_Timestamp","LDS_Block_Size","Scratch_Size","VGPR_Count","Accum_VGPR_Count","SGPR_Count","Workgroup_Size_X","Workgroup_Size_Y","Workgroup_Size_Z","Grid_Size_X","Grid_Size_Y","Grid_Size_Z")"
     "\n";
+// Ours (--kernel-host-callstack): one row per frame of each kernel dispatch's launch stack,
+// innermost first (Depth 0).
+inline constexpr std::string_view kernel_host_callstacks_header =
+    R"("Dispatch_Id","Correlation_Id","Kernel_Name","Depth","Function","File","Line","Module")"
+    "\n";
 inline constexpr std::string_view api_trace_header =
     R"("Domain","Function","Process_Id","Thread_Id","Correlation_Id","Start_Timestamp","End_Timestamp")"
     "\n";

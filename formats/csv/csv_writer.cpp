@@ -141,7 +141,30 @@ class csv_writer final : public writer {
           .end();
       f.maybe_flush();
       if (keep_dispatches_) dispatches_.emplace(r.dispatch_id, r);
+      if (!defs_->launch_callstacks.empty()) write_callstack(r);
     }
+  }
+
+  // --kernel-host-callstack: the dispatch's launch stack, one row per frame.
+  void write_callstack(const kernel_dispatch_record& r) {
+    const auto* stack = defs_->host_callstack(defs_->callstack_of(r.corr.internal));
+    if (stack == nullptr) return;
+    auto& f = file(callstack_file_, "kernel_host_callstacks", kernel_host_callstacks_header);
+    const std::string_view kernel = kernels_->name(r);
+    for (size_t depth = 0; depth < stack->frames.size(); ++depth) {
+      const host_frame& frame = stack->frames[depth];
+      row{f.buffer()}
+          .u(r.dispatch_id)
+          .u(r.corr.internal)
+          .s(kernel)
+          .u(depth)
+          .s(frame.function)
+          .s(frame.file)
+          .u_if(frame.line != 0, frame.line)
+          .s(frame.module)
+          .end();
+    }
+    f.maybe_flush();
   }
 
   void write(record_span<memory_copy_record> records) override {
@@ -442,7 +465,7 @@ class csv_writer final : public writer {
   std::array<output_file, domain_table.size()> api_files_;
   std::array<size_t, domain_table.size()> api_file_of_{};
   output_file kernel_file_, copy_file_, set_file_, alloc_file_, scratch_file_, counter_file_,
-      pc_file_, pc_stochastic_file_, agent_file_, device_sample_file_;
+      pc_file_, pc_stochastic_file_, agent_file_, device_sample_file_, callstack_file_;
   std::vector<output_file*> files_;  // opened files, in order of first row
 
   bool keep_dispatches_ = false;

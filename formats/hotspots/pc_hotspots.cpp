@@ -8,6 +8,7 @@
 
 #include "common/kernel_names.hpp"
 #include "common/output_file.hpp"
+#include "hotspots/launch_sites.hpp"
 
 namespace rocprof::formats::hotspots {
 namespace {
@@ -55,10 +56,25 @@ class pc_hotspots_writer final : public writer {
   explicit pc_hotspots_writer(const output_options& options) : options_{options} {}
   using writer::write;
 
-  void begin(const trace_definitions& defs) override { defs_ = &defs; }
-  // Only PC samples make the report.
+  void begin(const trace_definitions& defs) override {
+    defs_ = &defs;
+    for (const auto& k : defs.kernel_symbols)
+      demangled_.emplace(k.kernel_id, k.demangled_name);
+  }
+  // PC samples make the report; dispatches only name launch sites (with host call stacks).
   void write(record_span<api_record> r) override { ignore_records(r); }
-  void write(record_span<kernel_dispatch_record> r) override { ignore_records(r); }
+  void write(record_span<kernel_dispatch_record> r) override {
+    if (defs_->launch_callstacks.empty()) return ignore_records(r);
+    for (const auto& d : r) {
+      const host_callstack_info* stack =
+          defs_->host_callstack(defs_->callstack_of(d.corr.internal));
+      if (stack == nullptr) continue;
+      auto name = demangled_.find(d.kernel_id);
+      kernel_tally& k = launches_[d.kernel_id];
+      k.samples += 1;
+      k.locations[launch_site(*stack, name != demangled_.end() ? name->second : "")] += 1;
+    }
+  }
   void write(record_span<memory_copy_record> r) override { ignore_records(r); }
   void write(record_span<memory_set_record> r) override { ignore_records(r); }
   void write(record_span<memory_allocation_record> r) override { ignore_records(r); }
@@ -72,7 +88,12 @@ class pc_hotspots_writer final : public writer {
 
   std::string finish() override {
     if (defs_ == nullptr || samples_.empty()) return {};
-    const auto report = build_hotspots(*defs_, make_span(samples_), options_, 5);
+    auto report = build_hotspots(*defs_, make_span(samples_), options_, 5);
+    for (auto& k : report) {
+      auto launches = launches_.find(k.kernel_id);
+      if (launches != launches_.end())
+        k.launch_sites = top(launches->second.locations, launches->second.samples, 5);
+    }
     output_file f{options_.path_for("pc_sampling_hotspots", "csv")};
     f.write(
         "\"Kernel_Name\",\"Kernel_Id\",\"Kernel_Samples\",\"Kind\",\"Rank\",\"Name\","
@@ -90,6 +111,7 @@ class pc_hotspots_writer final : public writer {
       };
       rows("stall_reason", k.reasons);
       rows("location", k.locations);
+      rows("launch_site", k.launch_sites);  // Samples: dispatches launched from there
     }
     std::string error = f.close();
     const bool wanted =
@@ -107,6 +129,8 @@ class pc_hotspots_writer final : public writer {
   output_options options_;
   const trace_definitions* defs_ = nullptr;
   std::vector<pc_sample_record> samples_;
+  std::map<uint64_t, std::string_view> demangled_;  // kernel id -> demangled name
+  std::map<uint64_t, kernel_tally> launches_;       // per kernel: dispatches per launch site
 };
 
 }  // namespace
@@ -156,6 +180,13 @@ std::string render_hotspots(const std::vector<kernel_hotspots>& report) {
     }
     text += "    top source lines / instructions:\n";
     for (const auto& r : k.locations) {
+      std::snprintf(line, sizeof(line), "      %6.2f%%  %s  (%" PRIu64 ")\n", r.percent,
+                    r.name.c_str(), r.samples);
+      text += line;
+    }
+    if (k.launch_sites.empty()) continue;
+    text += "    top launch sites (by dispatches):\n";
+    for (const auto& r : k.launch_sites) {
       std::snprintf(line, sizeof(line), "      %6.2f%%  %s  (%" PRIu64 ")\n", r.percent,
                     r.name.c_str(), r.samples);
       text += line;

@@ -82,8 +82,11 @@ void json_writer::write(record_span<kernel_dispatch_record> records) {
     a.handle("stream_id", r.stream_id)
         .u("graph_id", r.graph_id)
         .u("graph_node_id", r.graph_node_id)
-        .xyz("cluster_size", r.cluster_size)
-        .close();
+        .xyz("cluster_size", r.cluster_size);
+    // --kernel-host-callstack: the launch's stack in the host_callstacks table (0: none).
+    if (!defs_->launch_callstacks.empty())
+      a.u("callstack_id", defs_->callstack_of(r.corr.internal));
+    a.close();
     end_record(part::kernel_dispatch);
     if (keep_dispatches_) dispatches_.emplace(r.dispatch_id, r);
   }

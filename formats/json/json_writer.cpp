@@ -11,6 +11,23 @@ namespace {
 
 constexpr uint32_t max_operation_id = 1u << 16;  // bigger ids are not tabled (sparse garbage)
 
+// --kernel-host-callstack: each launch stack, its frames innermost first (an extension of
+// rocprofv3's document; absent when no stack was recorded).
+ojson host_callstacks_json(const trace_definitions& defs) {
+  ojson stacks = ojson::array();
+  for (const auto& c : defs.host_callstacks) {
+    ojson frames = ojson::array();
+    for (const auto& f : c.frames)
+      frames.push_back({{"address", f.address},
+                        {"function", f.function},
+                        {"file", f.file},
+                        {"line", f.line},
+                        {"module", f.module}});
+    stacks.push_back({{"id", c.id}, {"frames", std::move(frames)}});
+  }
+  return stacks;
+}
+
 }  // namespace
 
 void json_writer::begin(const trace_definitions& defs) {
@@ -143,6 +160,7 @@ std::string json_writer::finish() {
   out.buffer() += "},\n";
   member("code_objects", h.code_objects);
   member("kernel_symbols", h.symbols);
+  if (!defs_->host_callstacks.empty()) member("host_callstacks", host_callstacks_json(*defs_));
   member("host_functions", ojson::array());
   member("summary", h.summary);
   out.buffer() += "\"callback_records\": {\n\"counter_collection\": [";

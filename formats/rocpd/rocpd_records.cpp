@@ -129,6 +129,7 @@ void rocpd_writer::write_dispatch(const kernel_dispatch_record& r) {
       .i64(kernel_col::region_name_id, sid(r.region_name))
       .text(kernel_col::extdata, kernel_extdata(r))
       .end_row();
+  if (callstack_rows_) write_callstack(r);
 }
 
 void rocpd_writer::write(record_span<memory_copy_record> records) {

@@ -11,6 +11,8 @@ extern const char* const rocpd_views_sql;
 extern const char* const data_views_sql;
 extern const char* const summary_views_sql;
 extern const char* const rocpd_indexes_sql;
+// Extension, created only when host call stacks were recorded (sql/kernel_callstack.sql).
+extern const char* const kernel_callstack_sql;
 
 inline constexpr int schema_version = 3;
 

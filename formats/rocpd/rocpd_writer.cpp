@@ -177,6 +177,12 @@ void rocpd_writer::collect_strings() {
     own(c.uri);
   for (const auto& c : d.counters)
     own(c.name);
+  for (const auto& stack : d.host_callstacks)
+    for (const auto& f : stack.frames) {
+      own(f.function);
+      own(f.file);
+      own(f.module);
+    }
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   sorted_strings_ = std::move(all);
@@ -246,6 +252,7 @@ void rocpd_writer::begin(const trace_definitions& defs) {
   ROCPD_EXEC(db_, "BEGIN");
   write_definitions();
   inserts_.emplace(db_, uuid_suffix_);
+  begin_callstacks();
 }
 
 void rocpd_writer::count_rows(uint64_t n) {
@@ -306,11 +313,13 @@ std::string rocpd_writer::finish() {
           .end_row();
     }
     inserts_->flush();
+    if (callstack_rows_) callstack_rows_->flush();
     write_late_definitions();
     ROCPD_EXEC(db_, expand_schema(rocpd_indexes_sql, uuid_, guid_));
     ROCPD_EXEC(db_, "COMMIT");
   }
   inserts_.reset();
+  callstack_rows_.reset();
   db_.close();
   if (!db_.error().empty()) {
     staged_.discard();  // complete or absent

@@ -143,6 +143,10 @@ class rocpd_writer final : public trace::writer {
   void write_threads();
   std::string_view kernel_extdata(const trace::kernel_dispatch_record& r);
   void write_dispatch(const trace::kernel_dispatch_record& r);
+  // --kernel-host-callstack (rocpd_callstacks.cpp): the extension table, made at begin() when
+  // the definitions hold stacks, and one row per frame of each dispatch's launch stack.
+  void begin_callstacks();
+  void write_callstack(const trace::kernel_dispatch_record& r);
   std::string_view json_member(std::string_view key, std::string_view value);
 
   trace::output_options options_;
@@ -177,6 +181,7 @@ class rocpd_writer final : public trace::writer {
   std::unordered_map<uint64_t, int64_t> counter_names_;             // counter id -> string id
 
   std::optional<inserts> inserts_;
+  std::optional<bulk_insert> callstack_rows_;
   int64_t next_event_ = 0, next_copy_ = 0, next_pmc_event_ = 0;
   // Ids for regions / samples without a correlation id, far above any correlation id (every
   // row needs an explicit id for the conflict repair in bulk_insert).

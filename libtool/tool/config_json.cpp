@@ -179,6 +179,7 @@ std::string settings_to_json(const config::tool_settings& s) {
   j["agent_index"] = s.agent_index;
   j["counter_groups"] = s.counter_groups;
   j["kernel_replay"] = s.kernel_replay;
+  j["kernel_host_callstack"] = s.kernel_host_callstack;
   return j.dump();
 }
 

@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "counter_collection.hpp"
+#include "host_callstack_service.hpp"
 #include "pc_sampling_service.hpp"
 #include "record_convert.hpp"
 #include "rocprof/common/gpu_uuid.hpp"
@@ -283,6 +284,7 @@ int configure_services(tool_state& tool) {
   configure_counter_collection(tool);
   configure_spm_collection(tool);
   configure_pc_sampling(tool);
+  configure_host_callstacks(tool);
 
   if (s.kernel_rename) {
     report("rocprofiler_create_context", rocprofiler_create_context(&tool.rename_context));

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "host_callstack_service.hpp"
 #include "lifecycle.hpp"
 #include "output_stage.hpp"
 #include "pc_sampling_service.hpp"
@@ -41,7 +42,8 @@ void finalize() {
   tool.defs->set_tool_times(0, now_ns());
   collect_agents(tool);  // again: a backend may have registered agents since (deduplicated)
   tool.defs->fill_missing_thread_names();
-  const auto defs = tool.defs->snapshot();
+  auto defs = tool.defs->snapshot();
+  attach_host_callstacks(tool, defs);  // while every module of the stacks is still mapped
   if (defs.dropped_records != 0)
     std::fprintf(stderr, "rocprofv3: %llu records were dropped\n",
                  static_cast<unsigned long long>(defs.dropped_records));

@@ -55,8 +55,9 @@ fi
 # <prefix>/share/rocprofiler-sdk/, beside bin/ and lib/.
 mkdir -p "$dest/prefix/share/rocprofiler-sdk"
 cp "$build/share/rocprofiler-sdk/counter_defs.yaml" "$dest/prefix/share/rocprofiler-sdk/"
-# Debug info stays here: the folder that travels has a size limit.
-find "$dest/prefix" -type f \( -name "*.so*" -o -perm -u+x \) -exec strip --strip-debug {} + 2>/dev/null || true
+# Debug info stays here: the folder that travels has a size limit. cuda_app keeps its own: the
+# host call stack check (check_host_callstack.py) resolves its launch lines on the GPU machine.
+find "$dest/prefix" -type f \( -name "*.so*" -o -perm -u+x \) ! -name cuda_app -exec strip --strip-debug {} + 2>/dev/null || true
 # bundle.sh can stop early under its own `set -e` when the last dependency it looks at is
 # already present (its loop then ends with a failed test); the copies are made by then, so the
 # environment file it would have written last is written here in that case.

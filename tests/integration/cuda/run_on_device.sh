@@ -66,6 +66,8 @@ ct="$work/ctest"; mkdir -p "$ct"
   echo 'set_tests_properties(cuda.cuda_app_standalone cuda.torch_matmul cuda.launch_overhead PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_cuda_exact $py $tests/check_cli_cuda_exact.py $cli $prefix/bin/cuda_app $work $root/tests/data/perfetto/perfetto_trace.proto)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_cuda_exact PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
+  [ -n "$cli" ] && echo "add_test(cuda.cli_host_callstack $py $tests/check_host_callstack.py $cli $prefix/bin/cuda_app $root/tests/apps/cuda_app/cuda_app.cu $work)"
+  [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_host_callstack PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_kernel_only_paths $py $tests/check_kernel_only_paths.py $cli $work/kernel_only_gpu --gpu -- $prefix/bin/cuda_app)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_kernel_only_paths PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_api_records $py $tests/check_cuda_api_records.py $cli $work/api_records_gpu --gpu -- $prefix/bin/cuda_app)"

@@ -78,6 +78,7 @@ TEST(ToolSettings, EveryTracingVariable) {
       {"ROCPROF_OUTPUT_CONFIG_FILE", &tool_settings::output_config},
       {"ROCPROF_TRUNCATE_KERNELS", &tool_settings::truncate},
       {"ROCPROF_KERNEL_RENAME", &tool_settings::kernel_rename},
+      {"ROCPROF_KERNEL_HOST_CALLSTACK", &tool_settings::kernel_host_callstack},
       {"ROCPROF_GROUP_BY_QUEUE", &tool_settings::group_by_queue},
       {"ROCPROF_STATS", &tool_settings::stats},
       {"ROCPROF_STATS_SUMMARY", &tool_settings::summary},

@@ -10,6 +10,7 @@
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
 #include "rocprof/trace/writer_registry.hpp"
+#include "writer_helpers.hpp"
 
 namespace {
 
@@ -50,19 +51,10 @@ ts::synthetic_trace sampled_trace() {
 }
 
 trace::output_options options_for(const std::string& dir) {
-  trace::output_options o;
-  o.output_directory = dir;
-  o.file_prefix = "pc";
-  return o;
+  return ts::options_for(dir, "pc");
 }
 
-std::string write_with(const std::string& format, const ts::synthetic_trace& t,
-                       const trace::output_options& o) {
-  std::string error;
-  auto w = trace::make_writer(format, o, &error);
-  EXPECT_TRUE(w) << error;
-  return w ? ts::write_synthetic_trace(*w, t, 3) : error;
-}
+using ts::write_with;
 
 int run_python(const std::string& script, std::string* out) {
   int status = 0;

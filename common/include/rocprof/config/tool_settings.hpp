@@ -60,6 +60,7 @@ struct tool_settings {
   bool demangle = true;
   bool truncate = false;
   bool kernel_rename = false;
+  bool kernel_host_callstack = false;  // host call stack of each kernel launch
   std::string kernel_include_regex;
   std::string kernel_exclude_regex;
   std::string kernel_iteration_range;  // as given

@@ -9,6 +9,7 @@
 // Every timestamp is nanoseconds on CLOCK_BOOTTIME.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -207,6 +208,29 @@ struct counter_info {
   std::vector<counter_instance> instances;
 };
 
+// Host call stacks of kernel launches (--kernel-host-callstack), resolved with libdw at the end
+// of the run. A frame without debug information keeps its module and ELF symbol (file empty,
+// line 0); one in no known module keeps only its address.
+struct host_frame {
+  uint64_t address = 0;  // return address as captured
+  std::string function;  // demangled
+  std::string file;
+  uint32_t line = 0;
+  std::string module;  // shared object or executable path
+};
+
+struct host_callstack_info {
+  uint64_t id = 0;                 // >= 1
+  std::vector<host_frame> frames;  // innermost first, starting at the CUDA call the app made
+};
+
+// Which stack launched the work of an API call: correlation::internal of the launch call, which
+// the dispatch records of its kernels carry.
+struct launch_callstack {
+  uint64_t correlation_id = 0;
+  uint64_t callstack_id = 0;
+};
+
 // Everything but the records. Writers receive it once, before any record batch.
 struct trace_definitions {
   node_info node;
@@ -221,6 +245,25 @@ struct trace_definitions {
   std::vector<std::string> strings;  // interned strings; strings[0] == ""
 
   uint64_t dropped_records = 0;  // lost under the DISCARD policy or by a backend; reported
+
+  std::vector<host_callstack_info> host_callstacks;  // by id, ascending
+  std::vector<launch_callstack> launch_callstacks;   // sorted by correlation_id
+
+  // The host call stack id of the launch with this correlation id, 0 if none was recorded.
+  uint64_t callstack_of(uint64_t correlation_id) const {
+    auto it = std::lower_bound(
+        launch_callstacks.begin(), launch_callstacks.end(), correlation_id,
+        [](const launch_callstack& l, uint64_t id) { return l.correlation_id < id; });
+    return it != launch_callstacks.end() && it->correlation_id == correlation_id ? it->callstack_id
+                                                                                 : 0;
+  }
+  // The stack of an id, nullptr if unknown.
+  const host_callstack_info* host_callstack(uint64_t id) const {
+    auto it = std::lower_bound(
+        host_callstacks.begin(), host_callstacks.end(), id,
+        [](const host_callstack_info& c, uint64_t wanted) { return c.id < wanted; });
+    return it != host_callstacks.end() && it->id == id ? &*it : nullptr;
+  }
 
   std::string_view str(string_id id) const {
     return id < strings.size() ? std::string_view{strings[id]} : std::string_view{};
