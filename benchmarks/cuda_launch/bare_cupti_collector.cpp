@@ -1,8 +1,9 @@
 // The floor for the launch benchmark: the least a CUPTI activity tracer can do, injected with
 // CUDA_INJECTION64_PATH. BARE_CUPTI_MODE=kernel enables CONCURRENT_KERNEL only (what
 // --kernel-trace needs); BARE_CUPTI_MODE=sys adds memcpy, memset, MEMORY2 and a callback on
-// every runtime and driver API call that reads the clock twice (what --sys-trace needs). Records
-// are counted, not kept. Written for this benchmark only; not part of the product.
+// every runtime and driver API call that reads the clock twice (what --sys-trace needs);
+// BARE_CUPTI_MODE=records takes the API calls from RUNTIME and DRIVER activity records instead of
+// callbacks (what --sys-trace --cuda-api-records needs). Records are counted, not kept. Written for this benchmark only; not part of the product.
 #include <cupti.h>
 
 #include <atomic>
@@ -69,13 +70,20 @@ void at_exit() {
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   const char* mode = std::getenv("BARE_CUPTI_MODE");
   const bool sys = mode != nullptr && std::strcmp(mode, "sys") == 0;
+  const bool records = mode != nullptr && std::strcmp(mode, "records") == 0;
   BARE_CHECK(cuptiActivityRegisterTimestampCallback(&boottime));
   BARE_CHECK(cuptiActivityRegisterCallbacks(&requested, &completed));
   BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-  if (sys) {
+  if (sys || records) {
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY));
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2));
+  }
+  if (records) {
+    BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
+    BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));
+  }
+  if (sys) {
     BARE_CHECK(cuptiSubscribe(&g_subscriber, &on_callback, nullptr));
     BARE_CHECK(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API));
     BARE_CHECK(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API));

@@ -8,11 +8,17 @@ with its ADDED cost over "no tool" and the ratios of our added costs to torch.pr
 (issue 15's goals: --sys-trace <= 0.8x, --kernel-trace <= 0.3x).
 
 usage: run_torch_overhead.py --rocprofv3 PATH [--rounds 5] [--iterations 20000] [--work DIR]
+                             [--bare LIB] [--plugin LIB] [--only REGEX]
+--bare adds the bare CUPTI collector's floors (kernels only; API calls from activity records),
+--plugin the CUDA plugin alone (standalone, no CLI, no tool library) in the records mode: they
+separate what CUPTI costs from what the plugin and the tool add. --only keeps the configurations
+whose names match (the "no tool" and torch.profiler baselines always run).
 Ends with one line "TORCH_OVERHEAD_RESULT {json}". Exit 77 without a GPU or PyTorch.
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -41,6 +47,9 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, default=20000)
     parser.add_argument("--work", default=None)
     parser.add_argument("--cores", default="2,3")
+    parser.add_argument("--bare", default=None, help="libbare_cupti_collector.so")
+    parser.add_argument("--plugin", default=None, help="librocprofiler-sdk-cuda-standalone.so")
+    parser.add_argument("--only", default=None, help="regex of configurations to run")
     args = parser.parse_args()
     if not os.path.exists("/dev/nvidia0"):
         print("SKIP torch_overhead: no NVIDIA GPU (/dev/nvidia0)")
@@ -64,6 +73,21 @@ def main() -> int:
         "--sys-trace, api records": [args.rocprofv3, "--sys-trace", "--cuda-api-records",
                                            "-d", os.path.join(work, "sys_records"), "--"] + loop,
     }
+    sys_domains = "runtime,driver,kernel,memcpy,memset,alloc,code"
+    if args.bare:
+        configs["bare CUPTI, kernels"] = ["env", f"CUDA_INJECTION64_PATH={args.bare}",
+                                          "BARE_CUPTI_MODE=kernel"] + loop
+        configs["bare CUPTI, api records"] = ["env", f"CUDA_INJECTION64_PATH={args.bare}",
+                                              "BARE_CUPTI_MODE=records"] + loop
+    if args.plugin:
+        configs["plugin alone, api records"] = [
+            "env", f"CUDA_INJECTION64_PATH={args.plugin}", "ROCPROF_CUDA_API_RECORDS=1",
+            f"ROCPROF_CUDA_DOMAINS={sys_domains}",
+            f"ROCPROF_CUDA_STANDALONE_OUTPUT={os.path.join(work, 'plugin_records.json')}"] + loop
+    if args.only:
+        keep = re.compile(args.only)
+        configs = {name: cmd for name, cmd in configs.items()
+                   if name in ("no tool", "torch.profiler") or keep.search(name)}
     samples = {name: [] for name in configs}
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     for r in range(args.rounds):
