@@ -100,6 +100,14 @@ bool reader_impl::read_records(size_t process, const trace_definitions& defs,
       const int s_time = q.column<sample_table>("S", sample_col::timestamp);
       const int s_operation = q.expression(
           "CASE WHEN S.extdata = '{}' THEN NULL ELSE json_extract(S.extdata, '$.operation') END");
+      // The call's arguments (rocpd_arg, --cuda-api-args) back into the trace model's text:
+      // the return value (extdata, 0 when absent), then type, name, value per argument. The
+      // writer interned that text, so the lookup finds it in databases we wrote.
+      const int args = q.expression(
+          "(SELECT CAST(COALESCE(json_extract(E.extdata, '$.retval'), 0) AS TEXT) || "
+          "group_concat(x, '') FROM (SELECT char(30) || A.type || char(31) || A.name || "
+          "char(31) || COALESCE(A.value, '') AS x FROM " +
+          T("rocpd_arg") + " A WHERE A.event_id = E.id ORDER BY A.position))");
       const int t_pid = q.column<track_table>("K", track_col::pid);
       const int t_tid = q.column<track_table>("K", track_col::tid);
       std::string sql;
@@ -137,6 +145,7 @@ bool reader_impl::read_records(size_t process, const trace_definitions& defs,
         r.end_ns = end;
         r.operation = region ? id_of(q.u64(r_name)) : string_of(q.text(s_operation));
         if (!q.is_null(message)) r.message = string_of(q.text(message));
+        if (!q.is_null(args)) r.args = string_of(q.text(args));
         r.operation_id = r.operation;  // the database keeps names only
         api.commit();
       }

@@ -8,6 +8,7 @@
 #include "common/json_text.hpp"
 #include "common/number_format.hpp"
 #include "rocpd/rocpd_writer_impl.hpp"
+#include "rocprof/trace/api_args.hpp"
 
 namespace rocprof::formats::rocpd {
 
@@ -39,13 +40,13 @@ table_insert<Table>& rocpd_writer::activity_row(table_insert<Table>& rows, int64
 
 void rocpd_writer::write(record_span<api_record> records) {
   if (!loading()) return;
+  uint64_t arg_rows = 0;
   for (const auto& r : records) {
     see_thread(r.tid);
     const auto dom = static_cast<size_t>(r.domain);
-    const std::string_view extdata =
-        r.message != empty_string ? json_member("message", defs_->str(r.message)) : "{}";
-    const int64_t event =
-        add_event(category_ids_[dom], r.corr.internal, r.corr.ancestor, r.corr.external, extdata);
+    const int64_t event = add_event(category_ids_[dom], r.corr.internal, r.corr.ancestor,
+                                    r.corr.external, api_extdata(r));
+    if (r.args != empty_string) arg_rows += write_args(event, defs_->str(r.args));
     const int64_t pid = r.pid ? r.pid : pid_;
     const uint64_t id = r.corr.internal ? r.corr.internal : ++uncorrelated_id_;
     if (r.start_ns == r.end_ns) {  // a mark: a sample on the thread's track for this category
@@ -65,7 +66,31 @@ void rocpd_writer::write(record_span<api_record> records) {
           .end_row();
     }
   }
-  count_rows(records.size * 2);
+  count_rows(records.size * 2 + arg_rows);
+}
+
+std::string_view rocpd_writer::api_extdata(const api_record& r) {
+  if (r.message != empty_string) return json_member("message", defs_->str(r.message));
+  if (r.args == empty_string) return "{}";
+  const int64_t retval = api_args_retval(defs_->str(r.args));
+  if (retval == 0) return "{}";
+  scratch_text_.assign("{\"retval\":");
+  scratch_text_ += std::to_string(retval);
+  scratch_text_ += '}';
+  return scratch_text_;
+}
+
+uint64_t rocpd_writer::write_args(int64_t event, std::string_view args_text) {
+  int64_t position = 0;
+  for_each_api_arg(args_text, [&](const api_arg_view& a) {
+    inserts_->args.i64(arg_col::event_id, event)
+        .i64(arg_col::position, position++)
+        .text(arg_col::type, a.type)
+        .text(arg_col::name, a.name)
+        .text(arg_col::value, a.value)
+        .end_row();
+  });
+  return static_cast<uint64_t>(position);
 }
 
 // CUDA graph membership and thread-block cluster shape have no column of their own in rocpd

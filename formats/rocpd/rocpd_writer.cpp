@@ -104,6 +104,9 @@ rocpd_writer::inserts::inserts(database& db, const std::string& u)
                  u,
                  {pmc_event_col::id, pmc_event_col::event_id, pmc_event_col::pmc_id,
                   pmc_event_col::value}},
+      args{db,
+           u,
+           {arg_col::event_id, arg_col::position, arg_col::type, arg_col::name, arg_col::value}},
       pc_samples{db,
                  u,
                  {pc_col::nid,
@@ -145,6 +148,7 @@ void rocpd_writer::inserts::flush() {
   allocations.flush();
   scratch.flush();
   pmc_events.flush();
+  args.flush();
   pc_samples.flush();
 }
 

@@ -39,6 +39,7 @@ using symbol_col = info_kernel_symbol_table::column;
 using track_col = track_table::column;
 using event_col = event_table::column;
 using pmc_event_col = pmc_event_table::column;
+using arg_col = arg_table::column;
 using region_col = region_table::column;
 using sample_col = sample_table::column;
 using kernel_col = kernel_dispatch_table::column;
@@ -92,6 +93,7 @@ class rocpd_writer final : public trace::writer {
     table_insert<memory_allocate_table> allocations;
     table_insert<memory_allocate_table> scratch;
     table_insert<pmc_event_table> pmc_events;
+    table_insert<arg_table> args;
     table_insert<pc_sample_table> pc_samples;
     void flush();
   };
@@ -148,6 +150,11 @@ class rocpd_writer final : public trace::writer {
   void begin_callstacks();
   void write_callstack(const trace::kernel_dispatch_record& r);
   std::string_view json_member(std::string_view key, std::string_view value);
+  // An API call's extdata: the marker's message, or the call's return value when it is not 0.
+  std::string_view api_extdata(const trace::api_record& r);
+  // One rocpd_arg row per recorded argument of the call (--cuda-api-args), as AMD's rocpd does
+  // for HIP's: position from 0, type, name, value. Returns the rows written.
+  uint64_t write_args(int64_t event, std::string_view args_text);
 
   trace::output_options options_;
   std::string path_;

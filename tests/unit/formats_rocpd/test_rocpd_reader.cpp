@@ -10,6 +10,7 @@
 #include "rocprof/test_support/record_collector.hpp"
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
+#include "rocprof/trace/api_args.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 
 namespace {
@@ -30,6 +31,7 @@ class rocpd_reader : public ::testing::Test {
     trace_->defs.process.mpi_size = 8;
     trace_->defs.process.realtime_offset_start_ns = 1'700'000'000'000'000'000;
     trace_->defs.process.realtime_offset_end_ns = 1'700'000'000'000'001'000;
+    give_cuda_calls_arguments(*trace_);
     trace::output_options o;
     o.output_directory = dir_->path();
     o.file_prefix = "run";
@@ -42,6 +44,22 @@ class rocpd_reader : public ::testing::Test {
   static void TearDownTestSuite() {
     delete trace_;
     delete dir_;
+  }
+
+  // Arguments as --cuda-api-args records them: two argument lists, one call failing (retval
+  // 2, kept in the event's extdata), alternating over the CUDA runtime calls.
+  static void give_cuda_calls_arguments(ts::synthetic_trace& t) {
+    trace::api_args_text ok{0}, failed{2};
+    ok.add("void*", "dst", "0xd000");
+    ok.add("size_t", "count", "4096");
+    failed.add("const char*", "symbol", "vec_add");
+    t.defs.strings.push_back(ok.text());
+    t.defs.strings.push_back(failed.text());
+    const auto last = static_cast<trace::string_id>(t.defs.strings.size() - 1);
+    size_t n = 0;
+    for (auto& r : t.api)
+      if (r.domain == trace::api_domain::cuda_runtime) r.args = n++ % 2 ? last : last - 1;
+    ASSERT_GT(n, 1u);
   }
 
   static std::unique_ptr<database_reader> open() {
@@ -141,6 +159,7 @@ TEST_F(rocpd_reader, records_round_trip_in_order) {
     ASSERT_EQ(a.domain, b.domain) << i;
     EXPECT_EQ(d.str(a.operation), defs.str(b.operation)) << i;
     EXPECT_EQ(d.str(a.message), defs.str(b.message)) << i;
+    EXPECT_EQ(d.str(a.args), defs.str(b.args)) << i;
     EXPECT_EQ(a.corr.internal, b.corr.internal) << i;
     EXPECT_EQ(a.corr.ancestor, b.corr.ancestor) << i;
     EXPECT_EQ(a.corr.external, b.corr.external) << i;

@@ -9,6 +9,7 @@
 
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
+#include "rocprof/trace/api_args.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 
 namespace {
@@ -306,6 +307,45 @@ TEST(rocpd_writer, repeated_correlation_ids_keep_every_region) {
   EXPECT_EQ(status, 0) << out;
   // Device counter samples are samples too (one each).
   EXPECT_EQ(out, std::to_string(t.api.size() + t.device_counter_samples.size()) + "\n");
+}
+
+// --cuda-api-args: each argument of a call is a rocpd_arg row of the call's event (position
+// from 0, type, name, value, as AMD's rocpd stores HIP's), read through AMD's events_args view;
+// a non-zero return value goes to the event's extdata.
+TEST(rocpd_writer, cuda_api_arguments_fill_rocpd_arg) {
+  ASSERT_TRUE(ts::have_program("sqlite3")) << ts::missing_reader("sqlite3");
+  ts::temp_dir dir{"rocpd-args"};
+  ts::synthetic_options so;
+  so.records_per_kind = 40;
+  auto t = ts::make_synthetic_trace(so);
+  trace::api_args_text text{700};
+  text.add("void*", "dst", "0xd000");
+  text.add("size_t", "count", "4096");
+  t.defs.strings.push_back(text.text());
+  const auto args_id = static_cast<trace::string_id>(t.defs.strings.size() - 1);
+  size_t with_args = 0;
+  for (auto& r : t.api)
+    if (r.domain == trace::api_domain::cuda_runtime && r.message == trace::empty_string)
+      r.args = args_id, ++with_args;
+  ASSERT_GT(with_args, 0u);
+  trace::output_options o;
+  o.output_directory = dir.path();
+  o.file_prefix = "args";
+  std::string error;
+  auto w = trace::make_writer("rocpd", o, &error);
+  ASSERT_TRUE(w) << error;
+  ASSERT_EQ(ts::write_synthetic_trace(*w, t, 16), "");
+  const std::string db = o.path_for("results", "db");
+  EXPECT_EQ(sqlite_query(db, "SELECT COUNT(*) FROM rocpd_arg"), std::to_string(2 * with_args));
+  EXPECT_EQ(sqlite_query(db,
+                         "SELECT arg_position, arg_type, arg_name, arg_value, COUNT(*) FROM "
+                         "events_args GROUP BY 1, 2, 3, 4 ORDER BY 1"),
+            "0|void*|dst|0xd000|" + std::to_string(with_args) + "\n1|size_t|count|4096|" +
+                std::to_string(with_args));
+  EXPECT_EQ(sqlite_query(db,
+                         "SELECT COUNT(*) FROM rocpd_event WHERE "
+                         "json_extract(extdata, '$.retval') = 700"),
+            std::to_string(with_args));
 }
 
 // Agent row ids are node ids. A backend that leaves them unset (every agent node 0) or a record
