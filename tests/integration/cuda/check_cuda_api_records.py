@@ -11,9 +11,10 @@ one thread are disjoint or nested (never partly overlapping), a kernel starts af
 call did, and no call carries arguments (results.json); with --cuda-api-args every launch call
 carries its arguments. Missing only the first traced call (during which the tools may start) is
 accepted. With --fake also: the fake counts the API callbacks it delivers (at most the deferred
-start's first call by default, every call with --cuda-api-args), and a libcupti refusing per-API
+start's first call by default, every call with --cuda-api-args), a libcupti refusing per-API
 records (FAKE_CUPTI_NO_API_RECORDS=1) makes the default fall back to callbacks, silently, with
-the same calls recorded. cuda_api_trace.csv and kernel_trace.csv are read with python's csv
+the same calls recorded, and cuda_api_args in an input file equals --cuda-api-args. Always:
+--cuda-api-records with --cuda-api-args (options or input file) is refused before launch. cuda_api_trace.csv and kernel_trace.csv are read with python's csv
 module, results.json with its json module.
 
 usage: check_cuda_api_records.py ROCPROFV3 WORKDIR (--fake FAKE_LIBCUPTI | --gpu) -- APP [ARGS...]
@@ -42,6 +43,7 @@ MODES = {
     "default": ([], True),
     "records": (["--cuda-api-records"], True),
     "fallback": ([], False),  # the default on a libcupti without per-API records
+    "args-file": (["-i", "{work}/args.yaml"], False),  # cuda_api_args: true in an input file
 }
 
 
@@ -58,6 +60,7 @@ def json_api_records(out):
 
 def run(c, args, out, mode):
     options, records = MODES[mode]
+    options = [o.format(work=args.workdir) for o in options]
     shutil.rmtree(out, ignore_errors=True)
     env = dict(os.environ, ROCPROF_CUDA_VERBOSE="1")
     for name in ("ROCPROF_CUDA_API_RECORDS", "ROCPROF_CUDA_API_ARGS",
@@ -85,7 +88,7 @@ def run(c, args, out, mode):
     launches = [a for name, a in calls if name.startswith(LAUNCHES)]
     if records:
         c.eq(sum(1 for _, a in calls if a), 0, f"no API call carries arguments ({mode})")
-    elif mode == "args":
+    elif mode.startswith("args"):
         c.check(launches and all(launches), f"every launch call carries its arguments ({mode})")
     if args.fake:
         enters = [int(line.split()[1]) for line in p.stderr.splitlines()
@@ -101,6 +104,24 @@ def run(c, args, out, mode):
                 if "[cuda]" in line and ("record" in line or "callback" in line)]
         c.eq(said, [], "the fallback to callbacks is silent without verbose logging")
     return api, cc.csv_rows(out, "kernel_trace")
+
+
+def check_conflict(c, args):
+    """--cuda-api-records with --cuda-api-args (or the same keys in an input file): refused
+    before launch, naming both."""
+    both = os.path.join(args.workdir, "both.yaml")
+    with open(both, "w") as f:
+        f.write("jobs:\n  - sys_trace: true\n    cuda_api_records: true\n"
+                "    cuda_api_args: true\n")
+    for label, options in (("options", ["--sys-trace", "--cuda-api-records", "--cuda-api-args"]),
+                           ("input file", ["-i", both])):
+        p = subprocess.run([args.rocprofv3, *options, "-d", os.path.join(args.workdir, "both"),
+                            "--"] + args.app, capture_output=True, text=True, timeout=120)
+        c.check(p.returncode != 0, f"both asked for ({label}): refused")
+        c.check("--cuda-api-records" in p.stderr and "--cuda-api-args" in p.stderr,
+                f"both asked for ({label}): the error names both: {p.stderr.strip()[-300:]}")
+        c.check(not os.path.exists(os.path.join(args.workdir, "both")),
+                f"both asked for ({label}): nothing ran")
 
 
 def early_driver_calls(api):
@@ -168,7 +189,11 @@ def main():
     if args.gpu:
         cc.require_gpu("cuda_api_records")
     c = cc.checker("cuda_api_records")
-    modes = ["args", "default", "records"] + (["fallback"] if args.fake else [])
+    os.makedirs(args.workdir, exist_ok=True)
+    with open(os.path.join(args.workdir, "args.yaml"), "w") as f:
+        f.write("jobs:\n  - sys_trace: true\n    cuda_api_args: true\n")
+    check_conflict(c, args)
+    modes = ["args", "default", "records"] + (["fallback", "args-file"] if args.fake else [])
     runs = {m: run(c, args, os.path.join(args.workdir, "api_" + m), m) for m in modes}
     cb_api = runs["args"][0]
     want = per_thread(cb_api)
