@@ -24,7 +24,9 @@ import tempfile
 
 def run(rocprofv3, out, app, fake, app_args, env_extra):
     shutil.rmtree(out, ignore_errors=True)
-    env = dict(os.environ, CUPTI_LIB=fake, **env_extra)
+    # Arguments come through callbacks: ROCPROF_CUDA_API_ARGS=1 asks a build whose rocprofv3
+    # takes API calls from activity records by default (issue 15) for them; older builds ignore it.
+    env = dict(os.environ, CUPTI_LIB=fake, ROCPROF_CUDA_API_ARGS="1", **env_extra)
     cmd = ["setarch", "-R", rocprofv3, "--sys-trace", "--cuda-nested-driver-trace", "-f", "json",
            "pftrace", "rocpd", "-d", out, "-o", "run", "--", app] + app_args
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)

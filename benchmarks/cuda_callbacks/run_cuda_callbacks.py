@@ -11,9 +11,10 @@ In each process the same N pairs are timed three ways (fake_cupti_bench_api_pair
 Configurations (median of --runs interleaved runs):
   plugin         our CUDA plugin injected alone, standalone sink (a preallocated array)
   plugin+core    the installed plugin, the profiler core and a tool that drops every record
-  tool           rocprofv3 --sys-trace (plugin, core, the tool's journal on its own thread)
+  tool           rocprofv3 --sys-trace --cuda-api-args (plugin, core, the tool's journal on its
+                 own thread; a callback per call)
   *-nested       the same with ROCPROF_CUDA_NESTED_DRIVER_API=1 (the driver calls recorded)
-  tool-callstack rocprofv3 --sys-trace --kernel-host-callstack (each launch unwinds its stack)
+  tool-callstack the same with --kernel-host-callstack (each launch unwinds its stack)
 Prints ns per call pair added over the empty callback and its ratio to the minimal collector's;
 --json writes them. Runs on any Linux machine (CPU only).
 --instructions runs each configuration once under valgrind's callgrind instead and reports
@@ -145,7 +146,9 @@ def main():
         return app, env
 
     def tool(nested, callstack=False):
-        cmd = [args.rocprofv3, "--sys-trace", "--output-format", "csv", "-d",
+        # --cuda-api-args: the callback per call this benchmark measures (the default since
+        # issue 15 takes the API calls from CUPTI's activity records, without callbacks).
+        cmd = [args.rocprofv3, "--sys-trace", "--cuda-api-args", "--output-format", "csv", "-d",
                os.path.join(work, "tool"), "-o", "run"]
         if nested:
             cmd.append("--cuda-nested-driver-trace")

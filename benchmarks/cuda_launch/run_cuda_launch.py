@@ -7,14 +7,20 @@ Configurations (median of --runs runs each, all in this one process's run so the
   ours-kernel    our plugin injected alone, kernel domain only (launches attributed from
                  CUPTI's API activity records: no launch callbacks)
   ours-kernel-cb the same with ROCPROF_CUDA_LAUNCH_CALLBACKS=1 (the launch-callback path)
-  bare-sys       bare collector, kernels+copies+memsets+MEMORY2+API callbacks (floor of --sys-trace)
-  ours-sys       our plugin injected alone, every CUDA domain
+  bare-sys       bare collector, kernels+copies+memsets+MEMORY2+API callbacks
+                 (floor of --sys-trace --cuda-api-args)
+  bare-sys-rec   the same with API calls from RUNTIME/DRIVER activity records
+                 (BARE_CUPTI_MODE=records: floor of --sys-trace)
+  ours-sys       our plugin injected alone, every CUDA domain (the plugin alone defaults to a
+                 callback per API call)
   ours-sys-rec   the same with ROCPROF_CUDA_API_RECORDS=1 (API calls from API activity records)
   cli-kernel     rocprofv3 --kernel-trace (when --rocprofv3 is given and works)
-  cli-sys        rocprofv3 --sys-trace
-  cli-sys-rec    rocprofv3 --sys-trace --cuda-api-records (API calls from API activity records)
+  cli-sys        rocprofv3 --sys-trace (API calls from API activity records, the default)
+  cli-sys-args   rocprofv3 --sys-trace --cuda-api-args (a callback per API call, arguments)
 Prints, per pair, the cost each adds over no tool and the ratio of those added costs (issue 15's
-goal: ours <= 1.2x the bare collector's); the JSON has them under added_us / added_ratios.
+goal: ours <= 1.2x the bare collector's, each path against its own floor; cli-sys is also
+compared with bare-sys, the floor the issue named); the JSON has them under added_us /
+added_ratios.
 Exit status 77 when there is no GPU (the CTest skip code).
 """
 import argparse
@@ -74,6 +80,8 @@ def main():
                                            ROCPROF_CUDA_STANDALONE_OUTPUT=os.path.join(tmp, "kc.json"))),
         ("bare-sys", bench, env_with(CUDA_INJECTION64_PATH=args.bare, BARE_CUPTI_MODE="sys",
                                      LD_LIBRARY_PATH=bare_path)),
+        ("bare-sys-rec", bench, env_with(CUDA_INJECTION64_PATH=args.bare, BARE_CUPTI_MODE="records",
+                                         LD_LIBRARY_PATH=bare_path)),
         ("ours-sys", bench, env_with(CUDA_INJECTION64_PATH=args.plugin,
                                      ROCPROF_CUDA_DOMAINS="runtime,driver,kernel,memcpy,memset,alloc,code",
                                      ROCPROF_CUDA_STANDALONE_OUTPUT=os.path.join(tmp, "s.json"))),
@@ -83,7 +91,7 @@ def main():
     ]
     if args.rocprofv3:
         for name, flags in (("cli-kernel", ["--kernel-trace"]), ("cli-sys", ["--sys-trace"]),
-                            ("cli-sys-rec", ["--sys-trace", "--cuda-api-records"])):
+                            ("cli-sys-args", ["--sys-trace", "--cuda-api-args"])):
             out = os.path.join(tmp, name)
             configs.append((name, [args.rocprofv3, *flags, "-d", out, "-o", "run", "--"] + bench,
                             base_env))
@@ -115,9 +123,10 @@ def main():
     ratios, added_ratios = {}, {}
     added_us = {name: us - base for name, us in results.items() if name != "baseline"}
     for ours, bare in (("ours-kernel", "bare-kernel"), ("ours-kernel-cb", "bare-kernel"),
-                       ("ours-sys", "bare-sys"), ("ours-sys-rec", "bare-sys"),
+                       ("ours-sys", "bare-sys"), ("ours-sys-rec", "bare-sys-rec"),
                        ("cli-kernel", "bare-kernel"),
-                       ("cli-sys", "bare-sys"), ("cli-sys-rec", "bare-sys")):
+                       ("cli-sys", "bare-sys-rec"), ("cli-sys", "bare-sys"),
+                       ("cli-sys-args", "bare-sys")):
         if ours in results and bare in results:
             ratios[f"{ours}/{bare}"] = results[ours] / results[bare]
             over_b = results[bare] - base

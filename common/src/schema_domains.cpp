@@ -139,11 +139,18 @@ std::vector<option_spec> domain_rows() {
           .says("Also record the driver calls that CUDA runtime calls make (off: with the "
                 "runtime traced, only the application's own driver calls are recorded)"),
       row("cuda_api_records", "cuda-api-records")
-          .to("ROCPROF_CUDA_API_RECORDS", ef::flag)
+          .to("ROCPROF_CUDA_API_RECORDS", ef::custom)
           .in(k_granular)
           .meta("BOOL")
           .says("Record CUDA runtime/driver API calls from CUPTI's asynchronous API activity "
-                "records instead of a callback on each call (cheaper; no arguments)"),
+                "records, no callback per call (the default when CUDA API calls are traced; "
+                "no arguments; =no: callbacks)"),
+      row("cuda_api_args", "cuda-api-args")
+          .to("ROCPROF_CUDA_API_ARGS", ef::flag)
+          .in(k_granular)
+          .meta("BOOL")
+          .says("Record CUDA runtime/driver API calls through a callback on each call, with "
+                "their arguments (JSON args, Perfetto annotations; costlier than the default)"),
 
       // Counters
       row("pmc", "pmc")

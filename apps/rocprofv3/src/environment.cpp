@@ -168,6 +168,14 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
   if (config.text("replay_mode") == std::optional<std::string>("kernel")) {
     env[env_name("replay_mode")] = "1";  // ROCPROF_KERNEL_REPLAY
   }
+  // CUDA API calls from CUPTI's API activity records: rocprofv3's default wherever CUDA API
+  // calls are traced (issue 15: no callback per call, CUPTI's own floor). --cuda-api-args asks
+  // the plugin for a callback per call with arguments (ROCPROF_CUDA_API_ARGS, written above),
+  // as does --cuda-api-records=no; validate_pass refused the two asked for together.
+  const bool cuda_api = config.flag("cuda_runtime_trace") || config.flag("cuda_driver_trace");
+  if (config.flag("cuda_api_records") ||
+      (cuda_api && !config.flag("cuda_api_args") && !config.has("cuda_api_records")))
+    env[env_name("cuda_api_records")] = "1";
   if (auto output = config.text("summary_output_file")) {
     const std::string lower = config::to_lower(*output);
     env[env_name("summary_output_file")] = lower == "stdout" || lower == "stderr" ? lower : *output;

@@ -6,8 +6,8 @@
 #include "input_file.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
-#include "value_checks.hpp"
 #include "rocprof/config/values.hpp"
+#include "value_checks.hpp"
 
 namespace rocprof::cli {
 namespace {
@@ -130,6 +130,12 @@ void validate_pass(const job& config, const std::string& label,
     }
   }
   if (config.has("spm")) check_spm(config, prefix);
+  // Records carry no arguments: asking for both is a contradiction, not a preference.
+  if (config.flag("cuda_api_records") && config.flag("cuda_api_args"))
+    throw usage_error(prefix +
+                      "--cuda-api-records cannot be combined with --cuda-api-args: CUPTI's API "
+                      "activity records carry no arguments (--cuda-api-args records them "
+                      "through a callback per call)");
 }
 
 std::vector<pass> build_passes(const command_line& line) {

@@ -1,5 +1,5 @@
-// API tracing from CUPTI's API activity records (ROCPROF_CUDA_API_RECORDS=1, rocprofv3
-// --cuda-api-records): each record of a traced call becomes the API buffer record a callback pair
+// API tracing from CUPTI's API activity records (ROCPROF_CUDA_API_RECORDS=1, rocprofv3's default
+// for CUDA API tracing): each record of a traced call becomes the API buffer record a callback pair
 // would have made, after the fact, on the buffer thread. The application's threads take no
 // callback: CUPTI writes the record asynchronously, which is what the mode saves.
 #include "activity_processor.hpp"

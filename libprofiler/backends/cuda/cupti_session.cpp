@@ -103,6 +103,15 @@ bool env_flag(const char* name) {
   return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
 }
 
+// API calls from CUPTI's API activity records when asked for (ROCPROF_CUDA_API_RECORDS=1, which
+// rocprofv3 sets by default for CUDA API tracing, issue 15), unless arguments are asked for too
+// (ROCPROF_CUDA_API_ARGS=1, rocprofv3 --cuda-api-args: only callbacks see them). Unset: callbacks,
+// the plugin's own default for SDK clients and standalone use (their buffered and callback
+// records promise arguments).
+bool api_records_wanted() {
+  return env_flag("ROCPROF_CUDA_API_RECORDS") && !env_flag("ROCPROF_CUDA_API_ARGS");
+}
+
 // The API calls whose CUPTI correlation id activity records of the enabled kinds carry: their
 // callbacks give each record its launching thread and the core id of the launching call.
 bool callback_needed(const char* name, const needs& n) {
@@ -125,7 +134,7 @@ cupti_session::cupti_session(cupti_api& api, backend_sink& sink)
       counting_{api, sink, processor_, correlations_, plugin_counter_sets()} {
   processor_.set_graph_counting(&counting_.graphs());
   nested_driver_traced_ = env_flag("ROCPROF_CUDA_NESTED_DRIVER_API");
-  api_records_requested_ = env_flag("ROCPROF_CUDA_API_RECORDS");
+  api_records_requested_ = api_records_wanted();
 }
 
 cupti_session::~cupti_session() {

@@ -88,10 +88,12 @@ class cupti_session {
   // Whether launches are attributed without callbacks (API activity records).
   bool attributes_by_api_records() const { return api_records_; }
   // Whether traced API calls are recorded from CUPTI's API activity records, without callbacks
-  // (ROCPROF_CUDA_API_RECORDS=1, rocprofv3 --cuda-api-records; read at construction, or set
-  // here before start()). Only when nothing needs a callback on those calls: no API callback
-  // tracing, no counting, no PC sampling, no launch-time external ids, no
-  // ROCPROF_CUDA_LAUNCH_CALLBACKS. Records have no arguments and no external ids.
+  // (ROCPROF_CUDA_API_RECORDS=1, set by rocprofv3 by default for CUDA API tracing, unless
+  // ROCPROF_CUDA_API_ARGS=1, rocprofv3 --cuda-api-args; read at construction, or set here
+  // before start(); unset, the plugin alone keeps callbacks).
+  // Only when nothing needs a callback on those calls: no API callback tracing, no counting, no
+  // PC sampling, no launch-time external ids, no ROCPROF_CUDA_LAUNCH_CALLBACKS, and a libcupti
+  // with per-API records and system thread ids. Records have no arguments and no external ids.
   void trace_api_from_records(bool on) { api_records_requested_ = on; }
   bool traces_api_from_records() const { return record_tracing_.any(); }
   activity_counts counts() const { return processor_.counts(); }

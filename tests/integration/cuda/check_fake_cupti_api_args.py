@@ -21,8 +21,10 @@ def main():
     rocprofv3, app, fake, workdir, proto = sys.argv[1:6]
     out = os.path.join(workdir, "fake_cupti_api_args")
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [rocprofv3, "--cuda-runtime-trace", "--output-format", "json", "pftrace", "-d", out,
-           "-o", "run", "--", app]
+    # Arguments are recorded with --cuda-api-args (a callback per call); the default (API
+    # activity records) has none.
+    cmd = [rocprofv3, "--cuda-runtime-trace", "--cuda-api-args", "--output-format", "json",
+           "pftrace", "-d", out, "-o", "run", "--", app]
     p = subprocess.run(cmd, env=dict(os.environ, CUPTI_LIB=fake), capture_output=True, text=True,
                        timeout=120)
     print(p.stdout[-2000:], p.stderr[-3000:])

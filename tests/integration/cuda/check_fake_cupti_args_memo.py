@@ -25,8 +25,8 @@ def main():
     rocprofv3, app, fake, workdir = sys.argv[1:5]
     out = os.path.join(workdir, "fake_cupti_args_memo")
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [rocprofv3, "--sys-trace", "--output-format", "json", "-d", out, "-o", "run", "--",
-           app, "bench", str(CALLS)]
+    cmd = [rocprofv3, "--sys-trace", "--cuda-api-args", "--output-format", "json", "-d", out,
+           "-o", "run", "--", app, "bench", str(CALLS)]
     env = dict(os.environ, CUPTI_LIB=fake, FAKE_CUPTI_BENCH_DISTINCT_ARGS="1")
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     print(p.stdout[-1000:], p.stderr[-3000:])

@@ -3,9 +3,9 @@
 default under --sys-trace, and are with --cuda-nested-driver-trace; either way every kernel joins
 its cudaLaunchKernel record. fake_cuda_app plays five cudaLaunchKernel calls, each making a nested
 cuLaunchKernel (FAKE_CUPTI_NESTED_DRIVER=1), and one cudaMemcpy. Read back with python's csv.
-The same four ways with --cuda-api-records (API calls from CUPTI's API activity records, no
-callbacks): the plugin says so, and the API rows (function names per thread) equal the callback
-path's.
+Both ways through callbacks (--cuda-api-args) and with --cuda-api-records (API calls from CUPTI's
+API activity records, no callbacks; the default): the plugin says which, and the API rows
+(function names per thread) equal the callback path's.
 
 usage: check_fake_cupti_nested_driver.py ROCPROFV3 FAKE_APP FAKE_LIBCUPTI WORKDIR
 """
@@ -29,14 +29,14 @@ def rows(out, suffix):
 
 
 def run_case(c, rocprofv3, app, fake, workdir, nested, records=False):
-    label = ("nested" if nested else "default") + (" api-records" if records else "")
+    label = ("nested" if nested else "default") + (" api-records" if records else " api-args")
     out = os.path.join(workdir, "fake_cupti_nested_driver", label.replace(" ", "_"))
     shutil.rmtree(out, ignore_errors=True)
     cmd = [rocprofv3, "--sys-trace", "--output-format", "csv", "-d", out, "-o", "run"]
     if nested:
         cmd.append("--cuda-nested-driver-trace")
-    if records:
-        cmd.append("--cuda-api-records")
+    # Records are the default; --cuda-api-args asks for the callback path.
+    cmd.append("--cuda-api-records" if records else "--cuda-api-args")
     env = dict(os.environ, CUPTI_LIB=fake, FAKE_CUPTI_NESTED_DRIVER="1", ROCPROF_CUDA_VERBOSE="1")
     for name in ("ROCPROF_CUDA_NESTED_DRIVER_API", "ROCPROF_CUDA_API_RECORDS",
                  "ROCPROF_CUDA_LAUNCH_CALLBACKS"):

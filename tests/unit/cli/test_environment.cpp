@@ -112,9 +112,48 @@ TEST(Environment, MarkersKokkosAndCuda) {
 // The CUDA plugin's switches reach it through the environment, like --cuda-nested-driver-trace.
 TEST(Environment, CudaApiRecordsSwitch) {
   EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-api-records"}), "ROCPROF_CUDA_API_RECORDS"), "1");
-  EXPECT_EQ(get(env_of({"--sys-trace"}), "ROCPROF_CUDA_API_RECORDS"), "<unset>");
+  // The default wherever CUDA API calls are traced (issue 15); --cuda-api-args and
+  // --cuda-api-records=no ask for callbacks, and nothing is set without CUDA API tracing.
+  EXPECT_EQ(get(env_of({"--sys-trace"}), "ROCPROF_CUDA_API_RECORDS"), "1");
+  for (const char* option :
+       {"--cuda-trace", "--cuda-runtime-trace", "--cuda-driver-trace", "--runtime-trace"})
+    EXPECT_EQ(get(env_of({option}), "ROCPROF_CUDA_API_RECORDS"), "1") << option;
+  EXPECT_EQ(get(env_of({"--kernel-trace"}), "ROCPROF_CUDA_API_RECORDS"), "<unset>");
+  EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-api-args"}), "ROCPROF_CUDA_API_RECORDS"), "<unset>");
+  EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-api-records=no"}), "ROCPROF_CUDA_API_RECORDS"),
+            "<unset>");
+  EXPECT_EQ(get(env_of({"--kernel-trace", "--cuda-api-records"}), "ROCPROF_CUDA_API_RECORDS"), "1");
   EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-nested-driver-trace", "--cuda-api-records"}),
                 "ROCPROF_CUDA_NESTED_DRIVER_API"),
+            "1");
+}
+
+// API calls come from CUPTI's API records by default (nothing to set); --cuda-api-args asks the
+// plugin for a callback per call with arguments. Both together contradict each other.
+TEST(Environment, CudaApiArgsSwitch) {
+  EXPECT_EQ(get(env_of({"--sys-trace"}), "ROCPROF_CUDA_API_ARGS"), "<unset>");
+  for (const char* form : {"--cuda-api-args", "--cuda-api-args=yes", "--cuda-api-args=1"}) {
+    const auto env = env_of({"--sys-trace", form});
+    EXPECT_EQ(get(env, "ROCPROF_CUDA_API_ARGS"), "1") << form;
+    EXPECT_EQ(get(env, "ROCPROF_CUDA_API_RECORDS"), "<unset>") << form;
+  }
+  EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-api-args=no"}), "ROCPROF_CUDA_API_ARGS"), "<unset>");
+  EXPECT_EQ(get(env_of({"--cuda-runtime-trace", "--cuda-api-args"}), "ROCPROF_CUDA_API_ARGS"), "1");
+  EXPECT_THROW(env_of({"--sys-trace", "--cuda-api-args=maybe"}), usage_error);
+  try {
+    env_of({"--sys-trace", "--cuda-api-records", "--cuda-api-args"});
+    ADD_FAILURE() << "--cuda-api-records with --cuda-api-args was accepted";
+  } catch (const usage_error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("--cuda-api-records"), std::string::npos) << message;
+    EXPECT_NE(message.find("--cuda-api-args"), std::string::npos) << message;
+  }
+  // One of them switched off is no conflict.
+  EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-api-records=no", "--cuda-api-args"}),
+                "ROCPROF_CUDA_API_ARGS"),
+            "1");
+  EXPECT_EQ(get(env_of({"--sys-trace", "--cuda-api-records", "--cuda-api-args=no"}),
+                "ROCPROF_CUDA_API_RECORDS"),
             "1");
 }
 

@@ -103,6 +103,25 @@ TEST(InputFile, JsonJobsAndYmlExtension) {
   EXPECT_TRUE(read_input_file(records).jobs[0].flag("cuda_api_records"));
 }
 
+// cuda_api_args in input files (YAML and JSON); with cuda_api_records, from the file or the
+// command line, the pass is refused before launch, naming both.
+TEST(InputFile, CudaApiArgsKey) {
+  temp_dir dir;
+  const auto yaml = dir.write("args.yaml", "jobs:\n  - sys_trace: true\n    cuda_api_args: true\n");
+  EXPECT_TRUE(read_input_file(yaml).jobs[0].flag("cuda_api_args"));
+  EXPECT_TRUE(passes_of({"-i", yaml})[0].config.flag("cuda_api_args"));
+  const auto json = dir.write("args.json", R"({"jobs": [{"cuda_api_args": false}]})");
+  EXPECT_FALSE(read_input_file(json).jobs[0].flag("cuda_api_args"));
+  const auto both =
+      dir.write("both.yaml", "jobs:\n  - cuda_api_args: true\n    cuda_api_records: true\n");
+  for (const auto& args : {std::vector<std::string>{"-i", both},
+                           std::vector<std::string>{"-i", yaml, "--cuda-api-records"}}) {
+    const auto message = error_of([&] { passes_of(args); });
+    EXPECT_NE(message.find("--cuda-api-records"), std::string::npos) << message;
+    EXPECT_NE(message.find("--cuda-api-args"), std::string::npos) << message;
+  }
+}
+
 TEST(InputFile, MergeWithTheCommandLine) {
   temp_dir dir;
   const auto file = dir.write("jobs.yaml", "jobs:\n  - kernel_trace: true\n    output_file: a\n");

@@ -1,11 +1,13 @@
-// API tracing from CUPTI's API activity records (ROCPROF_CUDA_API_RECORDS=1, rocprofv3
-// --cuda-api-records): traced runtime and driver calls take no callback; each call's activity
-// record becomes the API buffer record (thread, times, return code, a core correlation id that
-// the work it launched shares). Driver calls made inside runtime calls are left out unless
-// asked for. Whatever needs a callback on those calls keeps the callback path.
+// API tracing from CUPTI's API activity records (ROCPROF_CUDA_API_RECORDS=1: rocprofv3's default
+// for CUDA API tracing since issue 15, --cuda-api-args asks for callbacks instead): traced runtime
+// and driver calls take no callback; each call's activity record becomes the API buffer record
+// (thread, times, return code, a core correlation id that the work it launched shares). Driver
+// calls made inside runtime calls are left out unless asked for. Whatever needs a callback on those
+// calls keeps the callback path.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "activity_processor.hpp"
 #include "api_record_helpers.hpp"
@@ -27,6 +29,7 @@ struct api_records : testing::Test {
   void SetUp() override {
     unsetenv("ROCPROF_CUDA_LAUNCH_CALLBACKS");
     unsetenv("ROCPROF_CUDA_API_RECORDS");
+    unsetenv("ROCPROF_CUDA_API_ARGS");
     unsetenv("ROCPROF_CUDA_NESTED_DRIVER_API");
     api.name_launch_calls();
     api.api_records_supported = true;
@@ -205,6 +208,40 @@ TEST_F(api_records, the_environment_variable_turns_the_mode_on) {
   ASSERT_EQ(off.start(), session_state::running);
   EXPECT_FALSE(off.traces_api_from_records());
   off.stop();
+}
+
+// Arguments asked for (ROCPROF_CUDA_API_ARGS, rocprofv3 --cuda-api-args) win over records: a
+// callback per call, none of the calls traced from records. ROCPROF_CUDA_API_ARGS=0 asks nothing.
+TEST_F(api_records, arguments_ask_for_callbacks_over_records) {
+  for (const char* value : {"1", "yes", "0"}) {
+    test::synthetic_cupti a;
+    a.name_launch_calls();
+    a.api_records_supported = true;
+    setenv("ROCPROF_CUDA_API_RECORDS", "1", 1);
+    setenv("ROCPROF_CUDA_API_ARGS", value, 1);
+    cupti_session s{a, sink};
+    unsetenv("ROCPROF_CUDA_API_RECORDS");
+    unsetenv("ROCPROF_CUDA_API_ARGS");
+    ASSERT_EQ(s.start(), session_state::running);
+    const bool args = std::string{value} != "0";
+    EXPECT_EQ(s.traces_api_from_records(), !args) << value;
+    EXPECT_EQ(has(a.enabled_callbacks, CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid), args) << value;
+    EXPECT_EQ(has(a.api_records_enabled, CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid), !args) << value;
+    s.stop();
+  }
+}
+
+// A libcupti without per-API records (older CUPTI): records asked for (rocprofv3's default)
+// fall back to callbacks, which see every traced call and launch.
+TEST_F(api_records, records_fall_back_to_callbacks_without_api_records) {
+  api.api_records_supported = false;
+  cupti_session s{api, sink};
+  start(s);
+  EXPECT_FALSE(s.traces_api_from_records());
+  EXPECT_FALSE(s.attributes_by_api_records());
+  EXPECT_TRUE(has(api.enabled_callbacks, CUPTI_CB_DOMAIN_RUNTIME_API, malloc_cbid));
+  EXPECT_TRUE(has(api.enabled_callbacks, CUPTI_CB_DOMAIN_RUNTIME_API, launch_cbid));
+  s.stop();
 }
 
 // A context that needs API callbacks later: the traced calls go back to callbacks, and their

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -53,6 +54,15 @@ const char* const g_names[] = {"cudaLaunchKernel", "cudaMemcpy", "cuLaunchKernel
 constexpr uint32_t launch_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
 constexpr uint32_t memcpy_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020;
 constexpr uint32_t driver_launch_cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
+
+// Runtime/driver ENTER callbacks delivered, printed at exit as FAKE_CUPTI_API_CALLBACKS N when
+// FAKE_CUPTI_REPORT_CALLBACKS=1: tells the callback path from the API-record path from outside.
+std::atomic<uint32_t> g_api_enters{0};
+__attribute__((destructor)) void report_api_callbacks() {
+  const char* v = std::getenv("FAKE_CUPTI_REPORT_CALLBACKS");
+  if (v != nullptr && *v == '1')
+    std::fprintf(stderr, "FAKE_CUPTI_API_CALLBACKS %u\n", g_api_enters.load());
+}
 
 uint64_t now() {
   if (g_timestamp != nullptr) return g_timestamp();
@@ -108,6 +118,7 @@ void nested_driver_launch() {
     cb.correlationId = id;
     cb.correlationData = &slot;
     cb.callbackSite = CUPTI_API_ENTER;
+    ++g_api_enters;
     g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
     cb.callbackSite = CUPTI_API_EXIT;
     g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &cb);
@@ -137,6 +148,7 @@ uint32_t api_call(uint32_t cbid, const char* name, const void* params) {
   cb.functionReturnValue = &ret;
   cb.callbackSite = CUPTI_API_ENTER;
   g_in_enter = id;
+  ++g_api_enters;
   g_callback(g_userdata, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &cb);
   g_in_enter = 0;
   if (nested) nested_driver_launch();
