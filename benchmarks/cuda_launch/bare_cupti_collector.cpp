@@ -3,7 +3,8 @@
 // --kernel-trace needs); BARE_CUPTI_MODE=sys adds memcpy, memset, MEMORY2 and a callback on
 // every runtime and driver API call that reads the clock twice (what --sys-trace needs);
 // BARE_CUPTI_MODE=records takes the API calls from RUNTIME and DRIVER activity records instead of
-// callbacks (what --sys-trace --cuda-api-records needs). Records are counted, not kept. Written for this benchmark only; not part of the product.
+// callbacks (what --sys-trace --cuda-api-records needs); BARE_CUPTI_SYSTEM_TIDS=1 asks CUPTI for
+// system thread ids (gettid) in those records, as the plugin does. Records are counted, not kept. Written for this benchmark only; not part of the product.
 #include <cupti.h>
 
 #include <atomic>
@@ -79,6 +80,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2));
   }
+  const char* system_tids = std::getenv("BARE_CUPTI_SYSTEM_TIDS");
+  if (system_tids != nullptr && std::strcmp(system_tids, "1") == 0)
+    BARE_CHECK(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
   if (records) {
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));

@@ -82,6 +82,10 @@ def main() -> int:
                                           "BARE_CUPTI_MODE=kernel"] + loop
         configs["bare CUPTI, api records"] = ["env", f"CUDA_INJECTION64_PATH={args.bare}",
                                               "BARE_CUPTI_MODE=records"] + loop
+        # The same with system thread ids (gettid), which the plugin asks CUPTI for.
+        configs["bare CUPTI, api records, system tids"] = [
+            "env", f"CUDA_INJECTION64_PATH={args.bare}", "BARE_CUPTI_MODE=records",
+            "BARE_CUPTI_SYSTEM_TIDS=1"] + loop
     if args.plugin:
         configs["plugin alone, api records"] = [
             "env", f"CUDA_INJECTION64_PATH={args.plugin}", "ROCPROF_CUDA_API_RECORDS=1",
