@@ -264,4 +264,13 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_pc_sampling_loss(
   });
 }
 
+ROCPROFILER_API rocprofiler_status_t rocprofiler_query_pc_sampling_instructions(
+    rocprofiler_pc_sampling_instruction_cb_t cb, void* user_data) {
+  return guarded(__func__, [&] {
+    if (cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    backend_pc_sampling_instructions(cb, user_data);
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
+}
+
 }  // extern "C"
