@@ -5,6 +5,8 @@
 // thread in batches.
 #include "pc_sampling.hpp"
 
+#include <rocprofiler-sdk/pc_sampling_instructions.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>

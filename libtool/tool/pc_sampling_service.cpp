@@ -1,6 +1,7 @@
 #include "pc_sampling_service.hpp"
 
 #include <rocprofiler-sdk/backend/backend_abi.h>
+#include <rocprofiler-sdk/pc_sampling_instructions.h>
 
 #include <algorithm>
 #include <cstddef>

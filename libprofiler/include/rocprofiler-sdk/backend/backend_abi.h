@@ -29,6 +29,7 @@
 #include "rocprofiler-sdk/external_correlation.h"
 #include "rocprofiler-sdk/fwd.h"
 #include "rocprofiler-sdk/pc_sampling.h"
+#include "rocprofiler-sdk/pc_sampling_instructions.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
