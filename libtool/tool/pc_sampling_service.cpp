@@ -96,7 +96,7 @@ void attach_pc_instructions(const tool_state& tool, trace::trace_definitions& de
   struct collected {
     trace::trace_definitions* defs;
     std::unordered_map<std::string, trace::string_id> ids;  // texts repeat across kernels
-  } c{&defs, {}};
+  } collector{&defs, {}};
   rocprofiler_query_pc_sampling_instructions(
       [](const rocprofiler_pc_sampling_instruction_t* inst, void* data) {
         auto& c = *static_cast<collected*>(data);
@@ -109,7 +109,7 @@ void attach_pc_instructions(const tool_state& tool, trace::trace_definitions& de
         c.defs->pc_instructions.push_back(trace::pc_instruction{
             inst->pc.code_object_id, inst->kernel_id, inst->pc.code_object_offset, it->second});
       },
-      &c);
+      &collector);
   std::sort(defs.pc_instructions.begin(), defs.pc_instructions.end());
 }
 
