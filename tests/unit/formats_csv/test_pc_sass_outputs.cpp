@@ -43,11 +43,7 @@ ts::synthetic_trace sass_trace() {
   return t;
 }
 
-int run_python(const std::string& script, std::string* out) {
-  int status = 0;
-  *out = ts::run_command("python3 -c " + ts::shell_quote(script) + " 2>&1", &status);
-  return status;
-}
+using ts::run_python;
 
 TEST(pc_sass_outputs, csv_and_json_carry_each_kernels_own_instruction_text) {
   ASSERT_TRUE(ts::have_program("python3")) << ts::missing_reader("python3");
