@@ -288,7 +288,7 @@ class csv_writer final : public writer {
           .u(r.timestamp_ns)
           .u(r.exec_mask)
           .u(r.dispatch_id)
-          .s(defs_->str(r.instruction))
+          .s(defs_->str(instruction_of(*defs_, r)))
           .s(defs_->str(r.comment))
           .u(r.correlation_internal)
           .end();
@@ -305,7 +305,7 @@ class csv_writer final : public writer {
         .u_if(r.has_sample_detail, r.timestamp_ns)
         .u_if(r.has_sample_detail, r.exec_mask)
         .u_if(r.dispatch_exact, r.dispatch_id)
-        .s(defs_->str(r.instruction))
+        .s(defs_->str(instruction_of(*defs_, r)))
         .s(defs_->str(r.comment))
         .u_if(r.dispatch_exact, r.correlation_internal)
         .u(r.wave_issued ? 1 : 0)

@@ -19,6 +19,8 @@ struct kernel_tally {
   uint64_t samples = 0;
   std::map<std::string, uint64_t> reasons;
   std::map<std::string, uint64_t> locations;
+  // Samples per instruction (code object, offset) whose text is known, with that text.
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, uint64_t>> instructions;
 };
 
 std::vector<ranked> top(const std::map<std::string, uint64_t>& counts, uint64_t total,
@@ -32,14 +34,38 @@ std::vector<ranked> top(const std::map<std::string, uint64_t>& counts, uint64_t 
   return out;
 }
 
-// The source line when known, else the code object and offset (SASS / ISA position).
+// The source line when known, else the code object and offset (SASS / ISA position) with the
+// instruction's text when known.
 std::string location_of(const trace_definitions& defs, const pc_sample_record& r) {
   const std::string_view source = defs.str(r.comment);
   if (!source.empty()) return std::string(source);
   char text[64];
   std::snprintf(text, sizeof(text), "code object %" PRIu64 " +0x%" PRIx64, r.code_object_id,
                 r.code_object_offset);
-  return text;
+  const std::string_view instruction = defs.str(instruction_of(defs, r));
+  return instruction.empty() ? std::string(text)
+                             : text + std::string("  ") + std::string(instruction);
+}
+
+// An instruction row: `0x01c0  FFMA R4, R7, R4, R6  (/src/app.cu:30)`.
+std::string instruction_row(const trace_definitions& defs, const pc_sample_record& r,
+                            std::string_view instruction) {
+  char offset[32];
+  std::snprintf(offset, sizeof(offset), "0x%04" PRIx64 "  ", r.code_object_offset);
+  std::string row = offset + std::string(instruction);
+  const std::string_view source = defs.str(r.comment);
+  if (!source.empty()) row += "  (" + std::string(source) + ")";
+  return row;
+}
+
+// The top `limit` instructions by samples (their rows as the names).
+std::vector<ranked> top_instructions(
+    const std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, uint64_t>>& counts,
+    uint64_t total, size_t limit) {
+  std::map<std::string, uint64_t> by_row;
+  for (const auto& entry : counts)
+    by_row[entry.second.first] += entry.second.second;
+  return top(by_row, total, limit);
 }
 
 std::string csv_quoted(std::string_view s) {
@@ -111,6 +137,7 @@ class pc_hotspots_writer final : public writer {
       };
       rows("stall_reason", k.reasons);
       rows("location", k.locations);
+      rows("instruction", k.instructions);
       rows("launch_site", k.launch_sites);  // Samples: dispatches launched from there
     }
     std::string error = f.close();
@@ -147,6 +174,12 @@ std::vector<kernel_hotspots> build_hotspots(const trace_definitions& defs,
     const std::string_view reason = !state.empty() ? state : defs.str(r.stall_reason);
     k.reasons[std::string(reason.empty() ? "(none)" : reason)] += r.sample_count;
     k.locations[location_of(defs, r)] += r.sample_count;
+    const std::string_view instruction = defs.str(instruction_of(defs, r));
+    if (!instruction.empty()) {
+      auto& slot = k.instructions[{r.code_object_id, r.code_object_offset}];
+      if (slot.first.empty()) slot.first = instruction_row(defs, r, instruction);
+      slot.second += r.sample_count;
+    }
   }
   const kernel_names names(defs, options);
   std::vector<kernel_hotspots> out;
@@ -157,6 +190,7 @@ std::vector<kernel_hotspots> build_hotspots(const trace_definitions& defs,
     h.samples = k.samples;
     h.reasons = top(k.reasons, k.samples, limit);
     h.locations = top(k.locations, k.samples, limit);
+    h.instructions = top_instructions(k.instructions, k.samples, limit);
     out.push_back(std::move(h));
   }
   std::stable_sort(out.begin(), out.end(), [](const kernel_hotspots& a, const kernel_hotspots& b) {
@@ -164,6 +198,21 @@ std::vector<kernel_hotspots> build_hotspots(const trace_definitions& defs,
   });
   return out;
 }
+
+namespace {
+
+// `heading` and one line per entry: share, name, samples.
+void append_ranked(std::string& text, const char* heading, const std::vector<ranked>& list) {
+  text += heading;
+  char line[512];
+  for (const auto& r : list) {
+    std::snprintf(line, sizeof(line), "      %6.2f%%  %s  (%" PRIu64 ")\n", r.percent,
+                  r.name.c_str(), r.samples);
+    text += line;
+  }
+}
+
+}  // namespace
 
 std::string render_hotspots(const std::vector<kernel_hotspots>& report) {
   std::string text = "\nPC SAMPLING HOT SPOTS (share of each kernel's samples)\n";
@@ -178,19 +227,10 @@ std::string render_hotspots(const std::vector<kernel_hotspots>& report) {
                     r.name.c_str(), r.samples);
       text += line;
     }
-    text += "    top source lines / instructions:\n";
-    for (const auto& r : k.locations) {
-      std::snprintf(line, sizeof(line), "      %6.2f%%  %s  (%" PRIu64 ")\n", r.percent,
-                    r.name.c_str(), r.samples);
-      text += line;
-    }
-    if (k.launch_sites.empty()) continue;
-    text += "    top launch sites (by dispatches):\n";
-    for (const auto& r : k.launch_sites) {
-      std::snprintf(line, sizeof(line), "      %6.2f%%  %s  (%" PRIu64 ")\n", r.percent,
-                    r.name.c_str(), r.samples);
-      text += line;
-    }
+    append_ranked(text, "    top source lines / instructions:\n", k.locations);
+    if (!k.instructions.empty()) append_ranked(text, "    top instructions:\n", k.instructions);
+    if (!k.launch_sites.empty())
+      append_ranked(text, "    top launch sites (by dispatches):\n", k.launch_sites);
   }
   return text;
 }

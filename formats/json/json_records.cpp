@@ -195,9 +195,10 @@ void json_writer::write(record_span<device_counter_sample_record> records) {
 // extension members (sample_count, not_issued_count, warp_state, agent_id, kernel_id). Fields
 // the vendor does not report are left out, not written as 0.
 std::pair<size_t, size_t> json_writer::note_pc_strings(const pc_sample_record& r) {
-  auto [inst, inserted_i] = instruction_index_.emplace(r.instruction, instruction_index_.size());
+  const string_id instruction = instruction_of(*defs_, r);
+  auto [inst, inserted_i] = instruction_index_.emplace(instruction, instruction_index_.size());
   auto [comment, inserted_c] = comment_index_.emplace(r.comment, comment_index_.size());
-  if (inserted_i) instruction_order_.push_back(r.instruction);
+  if (inserted_i) instruction_order_.push_back(instruction);
   if (inserted_c) comment_order_.push_back(r.comment);
   return {inst->second, comment->second};
 }

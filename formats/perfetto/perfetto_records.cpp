@@ -49,6 +49,7 @@ void perfetto_writer::write(record_span<kernel_dispatch_record> records) {
     const uint64_t end = std::max(r.end_ns, r.start_ns);
     lane_sequence& lane = place(gpu, r.start_ns, end);
     if (keep_dispatch_spans_) dispatch_spans_[r.dispatch_id] = {r.start_ns, end};
+    note_kernel_span(r, end);
     slice(lane, r.start_ns, end, name, category_iid("kernel_dispatch"), flow_id(r.corr.internal),
           true, [&] {
             arg_uint(arg::begin_ns, r.start_ns);

@@ -209,6 +209,7 @@ std::string perfetto_writer::finish() {
     if (span != dispatch_spans_.end()) emit_pmc(v, span->second.start, span->second.end);
   }
   pending_counter_values_.clear();
+  write_pc_hotspots();
   // Records lost before they reached the trace: a counter track of the process with one value,
   // at the end of the run, only when some were lost.
   if (defs_->dropped_records != 0) {

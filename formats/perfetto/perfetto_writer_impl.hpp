@@ -140,7 +140,7 @@ class perfetto_writer final : public writer {
   void write(record_span<counter_value_record> records) override;
   void write(record_span<counter_dispatch_record> records) override;
   void write(record_span<device_counter_sample_record> records) override;
-  void write(record_span<pc_sample_record> r) override { ignore_records(r); }  // no Perfetto form
+  void write(record_span<pc_sample_record> records) override;  // perfetto_pc_hotspots.cpp
   std::string finish() override;
 
  private:
@@ -197,6 +197,12 @@ class perfetto_writer final : public writer {
 
   void emit_pmc(const counter_value_record& value, uint64_t start, uint64_t end);
 
+  // --- PC-sampling hot spots (perfetto_pc_hotspots.cpp) ---------------------------------------
+  void note_kernel_span(const kernel_dispatch_record& r, uint64_t end);
+  void write_pc_hotspots();  // at finish(): one slice per sampled kernel with a traced dispatch
+  void named_string(std::string_view name, std::string_view value);  // name not interned
+  void named_uint(std::string_view name, uint64_t value);
+
   output_options options_;
   perfetto_writer_options popts_;
   proto_encoder out_;
@@ -231,6 +237,9 @@ class perfetto_writer final : public writer {
   std::unordered_map<uint64_t, dispatch_span> dispatch_spans_;
   std::vector<counter_value_record> pending_counter_values_;
   bool keep_dispatch_spans_ = false;
+  // Per (agent, kernel): its dispatches' first start and last end; the PC samples.
+  std::map<std::pair<uint64_t, uint64_t>, dispatch_span> kernel_spans_;
+  std::vector<pc_sample_record> pc_samples_;
   bool began_ = false;
 };
 

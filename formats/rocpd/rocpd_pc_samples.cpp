@@ -54,7 +54,7 @@ void rocpd_writer::write(trace::record_span<trace::pc_sample_record> records) {
     string_or_null(pc_col::instruction_type_id, r.instruction_type);
     string_or_null(pc_col::stall_reason_id, r.stall_reason);
     string_or_null(pc_col::vendor_stall_reason_id, r.warp_state);
-    string_or_null(pc_col::instruction_id, r.instruction);
+    string_or_null(pc_col::instruction_id, trace::instruction_of(*defs_, r));
     string_or_null(pc_col::comment_id, r.comment);
     // Continuous NVIDIA sampling knows the kernel, not the launch: dispatch_id is its latest.
     row.text(pc_col::extdata, r.dispatch_exact ? "{}" : R"({"dispatch_exact":false})");

@@ -338,6 +338,14 @@ bool backend_pc_sampling_loss(rocprofiler_agent_id_t agent, rocprofiler_pc_sampl
   return false;
 }
 
+void backend_pc_sampling_instructions(rocprofiler_pc_sampling_instruction_cb_t cb,
+                                      void* user_data) {
+  std::lock_guard<std::mutex> lock(backends().mutex);
+  for (backend* b : backends().registered)
+    if (b->api.size >= sizeof(rocprof_backend_t) && b->api.pc_sampling_instructions != nullptr)
+      b->api.pc_sampling_instructions(b->api.backend_data, cb, user_data);
+}
+
 void flush_backends() {
   std::lock_guard<std::mutex> lock(backends().mutex);
   for (backend* b : backends().registered)

@@ -48,6 +48,8 @@ std::vector<rocprofiler_pc_sampling_configuration_t> backend_pc_sampling_configu
     rocprofiler_agent_id_t agent);
 /// What the sampler of `agent` lost; false when no backend samples it.
 bool backend_pc_sampling_loss(rocprofiler_agent_id_t agent, rocprofiler_pc_sampling_loss_t& loss);
+// Every backend's sampled-PC instruction texts, through `cb`.
+void backend_pc_sampling_instructions(rocprofiler_pc_sampling_instruction_cb_t cb, void* user_data);
 void shutdown_backends();
 /// Operation names and counts of backend-owned kinds (CUDA API ids).
 const char* backend_operation_name(bool is_buffer_kind, uint32_t kind,

@@ -5,6 +5,8 @@
 // thread in batches.
 #include "pc_sampling.hpp"
 
+#include <rocprofiler-sdk/pc_sampling_instructions.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -260,6 +262,15 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_pc_sampling_loss(
     found.size = sizeof(found);
     if (!backend_pc_sampling_loss(agent_id, found)) return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
     *loss = found;
+    return ROCPROFILER_STATUS_SUCCESS;
+  });
+}
+
+ROCPROFILER_API rocprofiler_status_t rocprofiler_query_pc_sampling_instructions(
+    rocprofiler_pc_sampling_instruction_cb_t cb, void* user_data) {
+  return guarded(__func__, [&] {
+    if (cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    backend_pc_sampling_instructions(cb, user_data);
     return ROCPROFILER_STATUS_SUCCESS;
   });
 }

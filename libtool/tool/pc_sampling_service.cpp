@@ -1,11 +1,14 @@
 #include "pc_sampling_service.hpp"
 
 #include <rocprofiler-sdk/backend/backend_abi.h>
+#include <rocprofiler-sdk/pc_sampling_instructions.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tool_state.hpp"
@@ -86,6 +89,28 @@ void report_pc_sampling_losses(const tool_state& tool) {
                  static_cast<unsigned long long>(agent.handle),
                  static_cast<unsigned long long>(loss.total_samples), lost.c_str());
   }
+}
+
+void attach_pc_instructions(const tool_state& tool, trace::trace_definitions& defs) {
+  if (method_named(tool.settings.pc_sampling_method) == ROCPROFILER_PC_SAMPLING_METHOD_NONE) return;
+  struct collected {
+    trace::trace_definitions* defs;
+    std::unordered_map<std::string, trace::string_id> ids;  // texts repeat across kernels
+  } collector{&defs, {}};
+  rocprofiler_query_pc_sampling_instructions(
+      [](const rocprofiler_pc_sampling_instruction_t* inst, void* data) {
+        auto& c = *static_cast<collected*>(data);
+        if (inst == nullptr || inst->text == nullptr || inst->text[0] == '\0') return;
+        auto [it, fresh] = c.ids.try_emplace(inst->text, 0);
+        if (fresh) {
+          it->second = static_cast<trace::string_id>(c.defs->strings.size());
+          c.defs->strings.emplace_back(inst->text);
+        }
+        c.defs->pc_instructions.push_back(trace::pc_instruction{
+            inst->pc.code_object_id, inst->kernel_id, inst->pc.code_object_offset, it->second});
+      },
+      &collector);
+  std::sort(defs.pc_instructions.begin(), defs.pc_instructions.end());
 }
 
 std::string describe_losses(const rocprofiler_pc_sampling_loss_t& loss) {

@@ -4,6 +4,8 @@
 
 #include <rocprofiler-sdk/rocprofiler.h>
 
+#include <rocprof/trace/model.hpp>
+
 #include <string>
 
 namespace rocprof::tool {
@@ -22,6 +24,11 @@ void configure_pc_sampling(tool_state& tool);
 // After the last drain: what the samplers lost, on stderr when anything was (CUPTI's dropped
 // samples, and samples of code no loaded module holds, which cannot be attributed).
 void report_pc_sampling_losses(const tool_state& tool);
+
+// After the last drain: the instruction text of the sampled PCs (NVIDIA: nvdisasm's SASS, one
+// run per code object with samples) into `defs` (strings and pc_instructions), so that the
+// writers fill the Instruction column of samples that came without one.
+void attach_pc_instructions(const tool_state& tool, trace::trace_definitions& defs);
 
 // "N dropped, M in code of no loaded module (not attributed), K reads found the hardware buffer
 // full (...)": the non-zero losses, "" when none.

@@ -44,6 +44,7 @@ void finalize() {
   tool.defs->fill_missing_thread_names();
   auto defs = tool.defs->snapshot();
   attach_host_callstacks(tool, defs);  // while every module of the stacks is still mapped
+  attach_pc_instructions(tool, defs);
   if (defs.dropped_records != 0)
     std::fprintf(stderr, "rocprofv3: %llu records were dropped\n",
                  static_cast<unsigned long long>(defs.dropped_records));

@@ -77,6 +77,7 @@ result_table pc_sampling_summary::table(const std::string& name) const {
       };
       rows("stall_reason", k.reasons);
       rows("location", k.locations);
+      rows("instruction", k.instructions);
     }
   }
   return t;

@@ -260,6 +260,21 @@ int backend_pc_sampling_loss(void*, rocprofiler_agent_id_t agent,
   });
 }
 
+void backend_pc_sampling_instructions(void*, rocprofiler_pc_sampling_instruction_cb_t cb,
+                                      void* user_data) {
+  c_boundary::guarded_call("cuda backend pc_sampling_instructions", [&] {
+    pc_sampling_instructions([&](uint64_t co, uint64_t kernel, uint64_t offset, const char* text) {
+      rocprofiler_pc_sampling_instruction_t inst{};
+      inst.size = sizeof(inst);
+      inst.pc.code_object_id = co;
+      inst.pc.code_object_offset = offset;
+      inst.kernel_id = kernel;
+      inst.text = text;
+      cb(&inst, user_data);
+    });
+  });
+}
+
 rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocprof_backend_t* out) {
   if (core == nullptr || out == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   if (core->abi_version != ROCPROF_BACKEND_ABI_VERSION)
@@ -284,6 +299,7 @@ rocprofiler_status_t register_backend(const rocprof_core_services_t* core, rocpr
   install_device_samplers(out);
   out->pc_sampling_configurations = &backend_pc_sampling_configurations;
   out->pc_sampling_loss = &backend_pc_sampling_loss;
+  out->pc_sampling_instructions = &backend_pc_sampling_instructions;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -597,6 +597,10 @@ rocprofiler_pc_sampling_loss_t cupti_session::pc_sampling_losses(uint64_t agent)
   return none;
 }
 
+void cupti_session::pc_sampling_instructions(const pc_sampler::instruction_fn& each) {
+  if (sampler_) sampler_->sampled_instructions(each);
+}
+
 void cupti_session::pc_glue::emit(const rocprofiler_pc_sampling_record_aggregated_v0_t& r) {
   s_.sink_.emit_pc_sample(r);
 }

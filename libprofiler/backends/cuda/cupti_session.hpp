@@ -79,6 +79,8 @@ class cupti_session {
   // start() / reconfigure(). The sampler starts with the first enable and lives as long.
   void set_pc_sampling(pc_sampling_api* api) { pc_api_ = api; }
   rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent) const;
+  // The SASS text of the PCs sampled so far (pc_sampler::sampled_instructions).
+  void pc_sampling_instructions(const pc_sampler::instruction_fn& each);
   // Stops PC sampling for good (last samples delivered); at exit, before CUPTI's teardown.
   void finish_pc_sampling() {
     if (sampler_) sampler_->finish();

@@ -406,15 +406,15 @@ bool pc_sampler::source_locked(uint64_t code_object_id, const char* function, ui
 std::pair<const char*, uint32_t> pc_sampler::cached_source(uint64_t code_object_id,
                                                            const char* function, uint64_t offset) {
   std::lock_guard<std::mutex> lock(cubin_mutex_);
-  const auto key = std::make_pair(code_object_id, offset);
-  const auto known = sources_.find(key);
+  const auto known =
+      sources_.find(std::make_tuple(code_object_id, std::string_view(function), offset));
   if (known != sources_.end()) return known->second;
   std::string file;
   uint32_t line = 0;
   std::pair<const char*, uint32_t> found{nullptr, 0};
   if (source_locked(code_object_id, function, offset, file, line))
     found = {files_.insert(file).first->c_str(), line};
-  sources_.emplace(key, found);
+  sources_.emplace(pc_key{code_object_id, function, offset}, found);
   return found;
 }
 

@@ -26,7 +26,9 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -34,6 +36,7 @@
 #include "pc_sampling_api.hpp"
 #include "pc_sampling_decode.hpp"
 #include "pc_sampling_reasons.hpp"
+#include "sass_listing.hpp"
 
 namespace rocprof::cuda {
 
@@ -114,6 +117,17 @@ class pc_sampler {
   bool source_of(uint64_t code_object_id, const char* function, uint64_t offset, std::string& file,
                  uint32_t& line);
   rocprofiler_pc_sampling_loss_t losses(uint64_t agent_id) const;
+  // The SASS text of every sampled PC (pc_sampler_sass.cpp): after finish(), each cubin with
+  // samples is disassembled once (find_nvdisasm; nothing when none is found); `each` gets the
+  // code object, the kernel id of the PC's function, its offset and the text.
+  using instruction_fn = std::function<void(uint64_t code_object_id, uint64_t kernel_id,
+                                            uint64_t offset, const char* text)>;
+  void sampled_instructions(const instruction_fn& each);
+  // Where the disassembler is (tests name a stand-in); find_nvdisasm() by default.
+  void set_disassembler(std::string path) {
+    disassembler_ = std::move(path);
+    disassembler_set_ = true;
+  }
   bool active() const { return !contexts_.empty(); }
 
  private:
@@ -151,7 +165,13 @@ class pc_sampler {
   mutable std::mutex cubin_mutex_;  // code_object_of_crc_, cubins_
   std::map<uint64_t, uint64_t> code_object_of_crc_;
   std::map<uint64_t, std::vector<char>> cubins_;  // code object id -> cubin copy (source lines)
-  std::map<std::pair<uint64_t, uint64_t>, std::pair<const char*, uint32_t>> sources_;
+  // By (code object, function, offset): offsets are relative to their function. Its keys are
+  // every PC sampled so far.
+  using pc_key = std::tuple<uint64_t, std::string, uint64_t>;
+  std::map<pc_key, std::pair<const char*, uint32_t>, std::less<>> sources_;
+  std::map<uint64_t, sass_listing> listings_;  // code object -> its SASS (empty: none)
+  std::string disassembler_;
+  bool disassembler_set_ = false;
   std::set<std::string> files_;  // node-based: the c_str() handed out stay valid
   std::map<uint64_t, rocprofiler_pc_sampling_loss_t> losses_;  // by agent
   std::thread drainer_;

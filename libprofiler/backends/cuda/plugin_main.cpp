@@ -135,6 +135,13 @@ rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent) {
   return none;
 }
 
+void pc_sampling_instructions(
+    const std::function<void(uint64_t, uint64_t, uint64_t, const char*)>& each) {
+  plugin_state& s = state();
+  std::lock_guard<std::mutex> lock{s.mutex};
+  if (s.session != nullptr) s.session->pc_sampling_instructions(each);
+}
+
 bool injection_pending() {
   static const bool named = injection_names_this_plugin();
   if (named) note_injection_requested();

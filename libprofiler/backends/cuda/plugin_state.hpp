@@ -34,6 +34,9 @@ void flush_backend();
 void finish_backend();
 // What PC sampling lost on `agent` so far (zeroes when it does not sample).
 rocprofiler_pc_sampling_loss_t pc_sampling_losses(uint64_t agent);
+// The SASS text of the sampled PCs (nothing when PC sampling did not run).
+void pc_sampling_instructions(const std::function<void(uint64_t code_object_id, uint64_t kernel_id,
+                                                       uint64_t offset, const char* text)>& each);
 
 // Opens, once, what per-kernel counters need from the loaded libcupti (the profiler host API
 // and the range profiler) and hands them to plugin_counter_sets(). False when unavailable.

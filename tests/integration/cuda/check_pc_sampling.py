@@ -7,7 +7,11 @@
                  math_pipe_throttle, not_selected or selected), each kernel's hot source line is
                  its loop line (HOT-CHASE / HOT-FMA in the source), every sample joins a
                  kernel_trace row (by kernel id; by dispatch id where the sample has one), the
-                 hot-spot report is printed with -S and written as CSV.
+                 hot-spot report is printed with -S and written as CSV; the SASS text
+                 (nvdisasm) fills the Instruction column for most samples, the FMA loop's
+                 hottest instruction is a float multiply-add/multiply, the pointer chase's
+                 sampled instructions include its global load; the top instructions are
+                 printed (FIGURES sass).
   MODE ncu       the share of each of our top-5 warp states within 5 percentage points of
                  ncu's smsp__pcsamp_warps_issue_stalled_* on the same program at the same
                  sampling period (ncu --warp-sampling-interval); ncu's default-period shares and
@@ -137,6 +141,48 @@ def mode_stalls(c, cli, app, work):
     c.eq(sum(s["sample_count"] for s in samples), sum(int(r["Sample_Count"]) for r in rows),
          "JSON and CSV sample totals")
     check_rocpd(c, out, rows)
+    check_sass(c, rows, hotspots, p.stderr)
+
+
+FLOAT_MATH = {"FFMA", "FMUL", "FADD"}
+
+
+def opcode(instruction):
+    """`@!P0 FFMA.FTZ R1, ...` -> FFMA"""
+    words = instruction.split()
+    if words and words[0].startswith("@"):
+        words = words[1:]
+    return words[0].split(".")[0] if words else ""
+
+
+def check_sass(c, rows, hotspots, stderr):
+    """The Instruction column (nvdisasm's SASS of each sampled PC) and the top instructions."""
+    total = sum(int(r["Sample_Count"]) for r in rows)
+    filled = sum(int(r["Sample_Count"]) for r in rows if r["Instruction"])
+    print(f"FIGURES sass: {filled} of {total} samples have their SASS text "
+          f"({100.0 * filled / max(total, 1):.1f}%)")
+    c.check(total and filled >= 0.9 * total, "the Instruction column is filled for most samples")
+    for fragment in ("fma_loop", "pointer_chase"):
+        per_pc = defaultdict(int)
+        for r in rows:
+            if fragment in r["Kernel_Name"] and r["Instruction"]:
+                per_pc[(int(r["Code_Object_Offset"]), r["Instruction"])] += int(r["Sample_Count"])
+        top = sorted(per_pc.items(), key=lambda kv: -kv[1])[:5]
+        for (offset, text), n in top:
+            print(f"FIGURES sass {fragment}: 0x{offset:04x}  {text}  ({n} samples)")
+        if not top:
+            c.check(False, f"{fragment}: no sample with SASS text")
+            continue
+        hottest = top[0][0][1]
+        if fragment == "fma_loop":
+            c.check(opcode(hottest) in FLOAT_MATH,
+                    f"fma_loop's hottest instruction is a float FMA/MUL/ADD ({hottest})")
+        else:
+            loads = [t for (_, t) in per_pc if opcode(t).startswith("LD")]
+            c.check(bool(loads), f"pointer_chase's sampled instructions include a load "
+                                 f"({loads[:2]}; hottest {hottest})")
+    c.check(any(h["Kind"] == "instruction" for h in hotspots), "hot-spot CSV has instruction rows")
+    c.check("top instructions:" in stderr, "-S prints the top instructions")
 
 
 def check_rocpd(c, out, rows):

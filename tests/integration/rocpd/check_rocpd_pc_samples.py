@@ -3,12 +3,16 @@
 trace with host-trap, stochastic and NVIDIA aggregated samples) against `rocpd convert` and
 `rocpd summary` of its database. Read back with python's csv, json and sqlite3 modules.
 
-Usage: check_rocpd_pc_samples.py --rocpd BIN --make-run BIN --work-dir DIR
+The pftrace's "PC sampling hot spots" track (decoded by protoc) of `rocpd convert -f pftrace`
+must hold the same slices and annotations as the live run's.
+
+Usage: check_rocpd_pc_samples.py --rocpd BIN --make-run BIN --proto PROTO --work-dir DIR
 """
 import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -159,6 +163,37 @@ def check_merged(a, live):
           f"merged summary: hot spots per process ({sorted(pids)})")
 
 
+def hotspot_slices(a, path):
+    """The hot-spot track's names and the annotations of its slices, as protoc decodes them."""
+    with open(path, "rb") as f:
+        d = subprocess.run(["protoc", f"--proto_path={os.path.dirname(a.proto)}",
+                            "--decode=perfetto.protos.Trace", os.path.basename(a.proto)],
+                           stdin=f, capture_output=True, text=True)
+    check(d.returncode == 0, f"protoc decodes {os.path.basename(path)} ({d.stderr[-300:]})")
+    tracks = sorted(set(re.findall(r'name: "(PC sampling hot spots[^"]*)"', d.stdout)))
+    slices = []
+    for packet in d.stdout.split("\npacket {")[1:]:
+        if 'name: "pc_samples"' in packet:
+            slices.append(sorted(re.findall(r'string_value: "([^"]*)"', packet)))
+    return tracks, sorted(slices)
+
+
+def check_pftrace(a, live, db):
+    out = os.path.join(a.work_dir, "pftrace")
+    p = run([a.rocpd, "convert", "-i", db, "-f", "pftrace", "-d", out, "-o", "conv"])
+    check(p.returncode == 0, f"rocpd convert -f pftrace exit 0 ({p.stderr[-400:]})")
+    live_tracks, live_slices = hotspot_slices(a, live + "_results.pftrace")
+    conv_tracks, conv_slices = hotspot_slices(a, os.path.join(out, "conv_results.pftrace"))
+    check(live_tracks and live_tracks == conv_tracks,
+          f"pftrace: the hot-spot track in both ({live_tracks} / {conv_tracks})")
+    check(live_slices and live_slices == conv_slices,
+          f"pftrace: converted hot-spot slices equal the live ones ({len(conv_slices)} / "
+          f"{len(live_slices)})")
+    text = "\n".join(v for s in live_slices for v in s)
+    check("long_scoreboard" in text and "LDG.E R2, [R2.64]" in text,
+          "pftrace: hot-spot annotations name the stall reason and the instruction")
+
+
 def check_window(a, live, db):
     rows = csv_rows(live + "_pc_sampling_host_trap.csv")
     times = sorted(int(r[0]) for r in rows[1:])
@@ -178,6 +213,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocpd", required=True)
     ap.add_argument("--make-run", required=True)
+    ap.add_argument("--proto", required=True)
     ap.add_argument("--work-dir", required=True)
     a = ap.parse_args()
     shutil.rmtree(a.work_dir, ignore_errors=True)
@@ -190,6 +226,7 @@ def main():
     check_database(db, stochastic)
     check_summary(a, live, db, p.stdout)
     check_window(a, live, db)
+    check_pftrace(a, live, db)
     check_query(a, db)
     check_merged(a, live)
     print(f"rocpd.pc_samples: {len(failures)} failed")

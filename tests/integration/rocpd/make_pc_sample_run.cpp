@@ -1,10 +1,10 @@
 // A "live run" with PC samples for check_rocpd_pc_samples.py: no backend on this machine
 // produces PC samples through the CLI (the fake libcupti has no PC sampling), so the live run's
-// own writers (csv, json, rocpd, pc_hotspots, as libtool's output stage creates them) write a
-// synthetic trace that holds the three shapes of PC sample: AMD host-trap samples (the synthetic
-// trace's own), AMD stochastic samples (one per sample, with timestamp, exec mask, wave count)
-// and NVIDIA aggregated stochastic samples (counts per PC and warp state, no per-sample detail,
-// only the kernel known). The hot-spot report's terminal form (-S) goes to stdout.
+// own writers (csv, json, rocpd, pc_hotspots, pftrace, as libtool's output stage creates them)
+// write a synthetic trace that holds the three shapes of PC sample: AMD host-trap samples (the
+// synthetic trace's own), AMD stochastic samples (one per sample, with timestamp, exec mask, wave
+// count) and NVIDIA aggregated stochastic samples (counts per PC and warp state, no per-sample
+// detail, only the kernel known). The hot-spot report's terminal form (-S) goes to stdout.
 //
 // Usage: make_pc_sample_run <output directory> [pid]   (files <dir>/live_*; pid 4242 by default)
 #include <cstdio>
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   o.file_prefix = "live";
   o.summary = true;  // the hot-spot report's -S form
   o.summary_output = "stdout";
-  for (const char* format : {"csv", "json", "rocpd", "pc_hotspots"}) {
+  for (const char* format : {"csv", "json", "rocpd", "pc_hotspots", "pftrace"}) {
     std::string error;
     auto w = trace::make_writer(format, o, &error);
     if (!w) {

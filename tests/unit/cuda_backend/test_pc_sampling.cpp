@@ -2,6 +2,8 @@
 // of CUpti_PCSamplingData into pc_sampling.h records, and the sampler's CUPTI call sequence
 // (enable at context creation, configure, start, drain, stop, disable) with losses.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -347,6 +349,49 @@ TEST(pc_sampler, enables_at_context_creation_drains_and_stops) {
   EXPECT_EQ(loss.total_samples, 10u);
   EXPECT_EQ(loss.dropped_samples, 1u);
   EXPECT_EQ(loss.unattributed_samples, 2u);
+}
+
+// At the end, the SASS text of each sampled PC: its cubin disassembled once (a stand-in that
+// prints captured nvdisasm output), looked up by function and function-relative offset.
+TEST(pc_sampler, sampled_instructions_come_from_the_disassembled_cubin) {
+  synthetic_pc_api api;
+  collecting_sink sink;
+  pc_sampler_settings s;
+  s.drain_ms = 1000;
+  pc_sampler sampler(api, sink, s);
+  sampler.on_context_created(reinterpret_cast<CUcontext>(uintptr_t{0x1000}));
+  const unsigned char cubin[] = {1, 2, 3, 4};
+  sampler.on_module_loaded(cubin, sizeof(cubin), 0xabc, 4);
+  api.pending = {{0xabc, 0x1c0, "_Z8fma_loopPfj", 0, {{28, 3}}},
+                 {0xabc, 0x180, "_Z13pointer_chasePKjjPj", 0, {{14, 6}}},
+                 {0xabc, 0xfff0, "_Z8fma_loopPfj", 0, {{28, 1}}}};  // no such offset
+  sampler.drain();
+  sampler.finish();
+  char script[] = "/tmp/rocprof-nvdisasm-XXXXXX";
+  const int fd = ::mkstemp(script);
+  ASSERT_GE(fd, 0);
+  const std::string body = std::string("#!/bin/sh\ncat ") + ROCPROF_TEST_DATA_DIR +
+                           "/nvdisasm/pc_sampling_app.nvdisasm_c.txt\n";
+  ASSERT_EQ(::write(fd, body.data(), body.size()), static_cast<ssize_t>(body.size()));
+  ::fchmod(fd, 0755);
+  ::close(fd);
+  sampler.set_disassembler(script);
+  std::map<uint64_t, std::string> texts;
+  int runs = 0;
+  for (; runs < 2; ++runs)  // the second query reuses the first disassembly
+    sampler.sampled_instructions([&](uint64_t co, uint64_t kernel, uint64_t offset, const char* t) {
+      EXPECT_EQ(co, 4u);
+      EXPECT_EQ(kernel, 5u);
+      texts[offset] = t;
+    });
+  ::unlink(script);
+  EXPECT_EQ(texts.size(), 2u);
+  EXPECT_EQ(texts[0x1c0], "FFMA R4, R7, R4, R6");
+  EXPECT_EQ(texts[0x180], "LDG.E R7, desc[UR4][R6.64]");
+  // Without a disassembler nothing is reported, and nothing fails.
+  pc_sampler none(api, sink, s);
+  none.set_disassembler("");
+  none.sampled_instructions([](uint64_t, uint64_t, uint64_t, const char*) { FAIL(); });
 }
 
 // The order at the end of a run: the last range's samples come out of cuptiPCSamplingStop,

@@ -56,11 +56,7 @@ trace::output_options options_for(const std::string& dir) {
 
 using ts::write_with;
 
-int run_python(const std::string& script, std::string* out) {
-  int status = 0;
-  *out = ts::run_command("python3 -c " + ts::shell_quote(script) + " 2>&1", &status);
-  return status;
-}
+using ts::run_python;
 
 TEST(pc_sampling_outputs, stochastic_csv_has_rocprofv3_columns_then_extensions) {
   ASSERT_TRUE(ts::have_program("python3")) << ts::missing_reader("python3");

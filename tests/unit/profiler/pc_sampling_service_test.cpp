@@ -4,6 +4,7 @@
 // aggregated sample delivered into the context's buffer. A process of its own: configuration
 // happens once, in the tool's initialize.
 #include <gtest/gtest.h>
+#include <rocprofiler-sdk/pc_sampling_instructions.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <cstdlib>
@@ -219,6 +220,25 @@ TEST(pc_sampling_service, losses_come_from_the_backend) {
   EXPECT_EQ(loss.unattributed_samples, 3u);
   EXPECT_EQ(rocprofiler_query_pc_sampling_loss(st().cpu, &loss),
             ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE);
+}
+
+// The instruction texts a backend found (at the end of a run) reach the tool unchanged.
+TEST(pc_sampling_service, instruction_texts_come_from_the_backend) {
+  std::map<uint64_t, std::string> texts;
+  ASSERT_EQ(
+      rocprofiler_query_pc_sampling_instructions(
+          [](const rocprofiler_pc_sampling_instruction_t* inst, void* data) {
+            EXPECT_EQ(inst->pc.code_object_id, 4u);
+            EXPECT_EQ(inst->kernel_id, 7u);
+            (*static_cast<std::map<uint64_t, std::string>*>(data))[inst->pc.code_object_offset] =
+                inst->text;
+          },
+          &texts),
+      ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(texts, (std::map<uint64_t, std::string>{{0x1c0, "FFMA R4, R7, R4, R6"},
+                                                    {0xa0, "@!P0 BRA `(.L_x_0)"}}));
+  EXPECT_EQ(rocprofiler_query_pc_sampling_instructions(nullptr, nullptr),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
 // The documented table (docs/user-guide.md): every warp state has a name and a reason; the

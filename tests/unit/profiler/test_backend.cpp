@@ -6,6 +6,7 @@
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
 #include <cstring>
+#include <utility>
 
 #include "test_backend_counters.hpp"
 
@@ -88,6 +89,20 @@ int pc_sampling_loss(void*, rocprofiler_agent_id_t agent, rocprofiler_pc_samplin
   return 1;
 }
 
+// Two sampled PCs of kernel 7 with their text (as the CUDA backend reports nvdisasm's SASS).
+void pc_sampling_instructions(void*, rocprofiler_pc_sampling_instruction_cb_t cb, void* data) {
+  for (const auto& [offset, text] : {std::pair<uint64_t, const char*>{0x1c0, "FFMA R4, R7, R4, R6"},
+                                     {0xa0, "@!P0 BRA `(.L_x_0)"}}) {
+    rocprofiler_pc_sampling_instruction_t inst{};
+    inst.size = sizeof(inst);
+    inst.pc.code_object_id = 4;
+    inst.pc.code_object_offset = offset;
+    inst.kernel_id = 7;
+    inst.text = text;
+    cb(&inst, data);
+  }
+}
+
 constexpr rocprofiler_buffer_tracing_kind_t k_buffer_kinds[] = {
     ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API};
 constexpr rocprofiler_callback_tracing_kind_t k_callback_kinds[] = {
@@ -132,6 +147,7 @@ __attribute__((visibility("default"))) rocprofiler_status_t rocprof_backend_regi
   test_counters::install_sampler(out);
   out->pc_sampling_configurations = pc_sampling_configurations;
   out->pc_sampling_loss = pc_sampling_loss;
+  out->pc_sampling_instructions = pc_sampling_instructions;
   rocprofiler_agent_v0_t gpu{};
   gpu.size = sizeof(gpu);
   gpu.cu_count = 132;

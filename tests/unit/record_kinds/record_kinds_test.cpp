@@ -120,7 +120,7 @@ TEST(writer_kind_handling, each_writer_ignores_only_what_it_says) {
       {"rocpd", {}},  // PC samples: the rocpd_pc_sample extension table
       {"csv", {}},
       {"json", {}},
-      {"pftrace", {"pc_sample"}},
+      {"pftrace", {}},  // PC samples: the "PC sampling hot spots" track
       {"otf2", {"scratch_memory", "pc_sample"}},
       {"summary", {"pc_sample"}},
       // PC sampling's hot-spot report reads PC samples only.

@@ -1,6 +1,6 @@
 // The PC-sampling hot-spot report: per kernel, the top stall reasons (warp states) with their
-// share of the kernel's samples and the top source lines / instructions by samples. Written to
-// <prefix>_pc_sampling_hotspots.csv; with a summary option (-S, -D, --summary-groups) also
+// share of the kernel's samples, the top source lines and the top instructions by samples. Written
+// to <prefix>_pc_sampling_hotspots.csv; with a summary option (-S, -D, --summary-groups) also
 // printed where the summary goes. Reads pc_sample records (and the kernel symbols); with host
 // call stacks (--kernel-host-callstack) also the kernel dispatches, for the launch sites.
 // `rocpd summary` prints the same report of a database's samples (apps/rocpd/src/summary.cpp).
@@ -27,6 +27,9 @@ struct kernel_hotspots {
   uint64_t samples = 0;
   std::vector<ranked> reasons;    // top stall reasons, most samples first
   std::vector<ranked> locations;  // top source lines (or code object + offset), most first
+  // Top instructions whose text is known (NVIDIA: SASS from nvdisasm), named
+  // `offset  text  (file:line)`; empty when no sample has instruction text.
+  std::vector<ranked> instructions;
   // --kernel-host-callstack: where the kernel was launched from (launch_sites.hpp), by
   // dispatches (percent of the kernel's dispatches with a stack); empty without stacks.
   std::vector<ranked> launch_sites;

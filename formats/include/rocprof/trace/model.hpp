@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace rocprof::trace {
@@ -231,6 +232,19 @@ struct launch_callstack {
   uint64_t callstack_id = 0;
 };
 
+// The instruction text of a sampled PC (NVIDIA: SASS from nvdisasm), found at the end of the
+// run. PC offsets are relative to their function, so the kernel says which function.
+struct pc_instruction {
+  uint64_t code_object_id = 0;
+  uint64_t kernel_id = 0;
+  uint64_t offset = 0;
+  string_id text = 0;
+  bool operator<(const pc_instruction& o) const {
+    return std::tie(code_object_id, kernel_id, offset) <
+           std::tie(o.code_object_id, o.kernel_id, o.offset);
+  }
+};
+
 // Everything but the records. Writers receive it once, before any record batch.
 struct trace_definitions {
   node_info node;
@@ -248,6 +262,14 @@ struct trace_definitions {
 
   std::vector<host_callstack_info> host_callstacks;  // by id, ascending
   std::vector<launch_callstack> launch_callstacks;   // sorted by correlation_id
+  std::vector<pc_instruction> pc_instructions;       // sorted; see instruction_of()
+
+  // The text of the instruction at `offset` of kernel `kernel_id` in a code object; 0 if unknown.
+  string_id instruction_at(uint64_t code_object_id, uint64_t kernel_id, uint64_t offset) const {
+    const pc_instruction key{code_object_id, kernel_id, offset, 0};
+    auto it = std::lower_bound(pc_instructions.begin(), pc_instructions.end(), key);
+    return it != pc_instructions.end() && !(key < *it) ? it->text : 0;
+  }
 
   // The host call stack id of the launch with this correlation id, 0 if none was recorded.
   uint64_t callstack_of(uint64_t correlation_id) const {
@@ -450,6 +472,14 @@ struct pc_sample_record {
   bool has_sample_detail = true;  // timestamp, exec mask, wave count are per-sample values
   bool dispatch_exact = true;     // false: only the kernel is known (NVIDIA continuous mode)
 };
+
+// A PC sample's instruction text: its own (AMD, or read back from a database), else the one
+// found for its PC at the end of the run (NVIDIA).
+inline string_id instruction_of(const trace_definitions& defs, const pc_sample_record& r) {
+  return r.instruction != 0
+             ? r.instruction
+             : defs.instruction_at(r.code_object_id, r.kernel_id, r.code_object_offset);
+}
 
 // The record kinds, once: X(struct, name). Everything per kind is generated from this list or
 // loops over it (record_kinds.hpp): the record_kind enum and names, the writer interface's

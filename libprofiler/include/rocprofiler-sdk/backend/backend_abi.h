@@ -29,6 +29,7 @@
 #include "rocprofiler-sdk/external_correlation.h"
 #include "rocprofiler-sdk/fwd.h"
 #include "rocprofiler-sdk/pc_sampling.h"
+#include "rocprofiler-sdk/pc_sampling_instructions.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -363,6 +364,10 @@ typedef struct rocprof_backend_t {
   /// What the sampler of `agent` lost so far; non-zero if `agent` is the backend's.
   int (*pc_sampling_loss)(void* backend_data, rocprofiler_agent_id_t agent,
                           rocprofiler_pc_sampling_loss_t* loss);
+  /// The instruction text of the PCs sampled so far, one call of `cb` each (at the end of a
+  /// run: it may run a disassembler). Appended; present when `size` covers it and non-NULL.
+  void (*pc_sampling_instructions)(void* backend_data, rocprofiler_pc_sampling_instruction_cb_t cb,
+                                   void* user_data);
 } rocprof_backend_t;
 
 /// Whether a backend table (as filled by its register, `size` set) has the device sampler.
