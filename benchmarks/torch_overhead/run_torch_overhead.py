@@ -3,8 +3,9 @@
 no tool, torch.profiler (CPU + CUDA activities), rocprofv3 --kernel-trace,
 rocprofv3 --sys-trace (CUDA API calls from CUPTI's API activity records, the default since issue
 15), and rocprofv3 --sys-trace --cuda-api-args ("--sys-trace, api args": a callback per CUDA API
-call, arguments recorded; the default before). Configurations are interleaved round by round (so drift hits all of them alike),
-each process pinned to the same two cores; the median µs per iteration of each is reported
+call, arguments recorded; the default before). Configurations are interleaved round by round
+(so drift hits all of them alike), the order rotated by one each round (no configuration always
+runs first), each process pinned to the same two cores; the median µs per iteration of each is reported
 with its ADDED cost over "no tool" and the ratios of our added costs to torch.profiler's
 (issue 15's goals: --sys-trace <= 0.8x, --kernel-trace <= 0.3x).
 
@@ -97,9 +98,13 @@ def main() -> int:
                    if name in ("no tool", "torch.profiler") or keep.search(name)}
     samples = {name: [] for name in configs}
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    names = list(configs)
     for r in range(args.rounds):
-        for name, cmd in configs.items():
-            value = run_once(pin + cmd, env)
+        # Each round starts one configuration later, so that no configuration always runs
+        # first (cold) or right after a costly one: position effects spread over all of them.
+        order = names[r % len(names):] + names[:r % len(names)]
+        for name in order:
+            value = run_once(pin + configs[name], env)
             if value == SKIP:
                 print("SKIP torch_overhead: PyTorch or CUDA unavailable")
                 return SKIP
