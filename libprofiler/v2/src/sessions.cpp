@@ -61,6 +61,14 @@ std::vector<std::shared_ptr<record_buffer>> detach_active(session& s) {
   return buffers;
 }
 
+// Every session's routes stay allocated for good (routes.hpp: a reader may hold them after the
+// session ends); listing them keeps them reachable, so leak checkers see no leak.
+const session_routes* keep_published(const session_routes* routes) {
+  static auto* published = new std::vector<const session_routes*>;  // under the transition lock
+  published->push_back(routes);
+  return routes;
+}
+
 // Stops collection and delivers what the core still held into the buffers of the session
 // that was active, then its buffers to their callbacks (registry not locked).
 void drain(const std::vector<std::shared_ptr<record_buffer>>& buffers) {
@@ -178,7 +186,7 @@ rocprofiler_status_t start_session(rocprofiler_session_id_t id) {
     if (status != ROCPROFILER_STATUS_SUCCESS) return status;
     if (!core_port::tracing_available()) return ROCPROFILER_STATUS_ERROR;  // connect() said why
     sync = routes->sync;
-    g_active.store(routes.release());  // never freed (routes.hpp)
+    g_active.store(keep_published(routes.release()));
     s->active = true;
   }
   core_port::start_tracing();
