@@ -63,8 +63,8 @@ void on_launch(rocprofiler_callback_tracing_record_t record, rocprofiler_user_da
   const bool logged = id != 0 && st.log.append(record.correlation_id.internal, id);
   if (!logged && !st.full_reported.exchange(true, std::memory_order_relaxed))
     std::fprintf(stderr,
-                 "rocprofv3: host call stack table full: later kernel launches keep no call "
-                 "stack (the count is reported at the end)\n");
+                 "rocprofv3: a kernel launch keeps no host call stack (a table is full or "
+                 "nothing was unwound; the counts are reported at the end)\n");
 }
 
 struct operation_filter {
@@ -119,10 +119,19 @@ void attach_host_callstacks(const tool_state&, trace::trace_definitions& defs) {
   if (g_state == nullptr) return;
   callstack_state& st = *g_state;
   const auto launches = st.log.entries();
-  const uint64_t lost = st.log.dropped() + st.table.dropped();
-  if (lost != 0)
-    std::fprintf(stderr, "rocprofv3: %llu kernel launches have no host call stack (table full)\n",
-                 static_cast<unsigned long long>(lost));
+  // Told apart: launches whose stack the table could not keep (nothing unwound, or the table
+  // full) and launches the log could not keep (full).
+  const uint64_t no_stack = st.table.dropped(), unlogged = st.log.dropped();
+  if (no_stack != 0)
+    std::fprintf(stderr,
+                 "rocprofv3: %llu kernel launches have no host call stack (nothing unwound, "
+                 "or more than %u distinct stacks or %zu frames)\n",
+                 static_cast<unsigned long long>(no_stack), max_stacks, max_total_frames);
+  if (unlogged != 0)
+    std::fprintf(stderr,
+                 "rocprofv3: %llu kernel launches have no host call stack (more than %zu "
+                 "launches)\n",
+                 static_cast<unsigned long long>(unlogged), max_launches);
   if (launches.empty()) return;
 
   // Only stacks that some launch refers to, each distinct address resolved once.
