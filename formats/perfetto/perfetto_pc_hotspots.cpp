@@ -38,20 +38,6 @@ void perfetto_writer::note_kernel_span(const kernel_dispatch_record& r, uint64_t
   it->second.end = std::max(it->second.end, end);
 }
 
-void perfetto_writer::named_string(std::string_view name, std::string_view value) {
-  const auto a = out_.begin_message(pf::track_event::debug_annotations);
-  out_.add_bytes(pf::debug_annotation::name, name);
-  out_.add_bytes(pf::debug_annotation::string_value, value);
-  out_.end_message(a);
-}
-
-void perfetto_writer::named_uint(std::string_view name, uint64_t value) {
-  const auto a = out_.begin_message(pf::track_event::debug_annotations);
-  out_.add_bytes(pf::debug_annotation::name, name);
-  out_.add_varint(pf::debug_annotation::uint_value, value);
-  out_.end_message(a);
-}
-
 void perfetto_writer::write_pc_hotspots() {
   if (pc_samples_.empty()) return;
   // The agent of a sample without one (AMD per-sample records): the first agent that ran its
@@ -79,13 +65,6 @@ void perfetto_writer::write_pc_hotspots() {
     for (const auto& k : report) {
       const auto span = kernel_spans_.find({agent_id, k.kernel_id});
       if (span == kernel_spans_.end()) continue;  // no traced dispatch: no time to show it at
-      if (track.sequences.empty()) {
-        auto sequence = std::make_unique<lane_sequence>();
-        sequence->track_uuid = new_uuid();
-        describe_track(sequence->track_uuid, track.parent, track.name);
-        start_sequence(*sequence);
-        track.sequences.push_back(std::move(sequence));
-      }
       const uint64_t start = span->second.start, end = span->second.end;
       lane_sequence& lane = place(track, start, end);
       slice(lane, start, end, k.kernel, category_iid("none"), 0, false, [&] {

@@ -123,15 +123,29 @@ void perfetto_writer::arg_string(arg id, std::string_view value) {
   out_.end_message(a);
 }
 
+void perfetto_writer::named_string(std::string_view name, std::string_view value) {
+  const auto a = out_.begin_message(pf::track_event::debug_annotations);
+  out_.add_bytes(pf::debug_annotation::name, name);
+  out_.add_bytes(pf::debug_annotation::string_value, value);
+  out_.end_message(a);
+}
+
+void perfetto_writer::named_uint(std::string_view name, uint64_t value) {
+  const auto a = out_.begin_message(pf::track_event::debug_annotations);
+  out_.add_bytes(pf::debug_annotation::name, name);
+  out_.add_varint(pf::debug_annotation::uint_value, value);
+  out_.end_message(a);
+}
+
 void perfetto_writer::api_args(std::string_view text) {
   for_each_api_arg(text, [this](const api_arg_view& a) {
-    const auto m = out_.begin_message(pf::track_event::debug_annotations);
     // An argument named like one of the slice's own annotations (cudaMemcpy's "kind") gets a
     // suffix, so that both survive in the viewer.
     const bool taken = std::find(arg_names.begin(), arg_names.end(), a.name) != arg_names.end();
-    out_.add_bytes(pf::debug_annotation::name, taken ? std::string(a.name) + "_arg" : a.name);
-    out_.add_bytes(pf::debug_annotation::string_value, a.value);
-    out_.end_message(m);
+    if (taken)
+      named_string(std::string(a.name) + "_arg", a.value);
+    else
+      named_string(a.name, a.value);
   });
   const auto r = out_.begin_message(pf::track_event::debug_annotations);
   out_.add_bytes(pf::debug_annotation::name, "retval");

@@ -180,6 +180,9 @@ class perfetto_writer final : public writer {
   void arg_uint(arg id, uint64_t value);
   void arg_int(arg id, int64_t value);
   void arg_string(arg id, std::string_view value);
+  // Annotations whose name is not interned (API arguments, the hot-spot slices' entries).
+  void named_string(std::string_view name, std::string_view value);
+  void named_uint(std::string_view name, uint64_t value);
   // One annotation per argument of an API call (trace/api_args.hpp), named as the argument.
   void api_args(std::string_view text);
 
@@ -200,8 +203,6 @@ class perfetto_writer final : public writer {
   // --- PC-sampling hot spots (perfetto_pc_hotspots.cpp) ---------------------------------------
   void note_kernel_span(const kernel_dispatch_record& r, uint64_t end);
   void write_pc_hotspots();  // at finish(): one slice per sampled kernel with a traced dispatch
-  void named_string(std::string_view name, std::string_view value);  // name not interned
-  void named_uint(std::string_view name, uint64_t value);
 
   output_options options_;
   perfetto_writer_options popts_;
