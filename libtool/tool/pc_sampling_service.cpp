@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "tool_state.hpp"
@@ -91,26 +90,25 @@ void report_pc_sampling_losses(const tool_state& tool) {
   }
 }
 
-void attach_pc_instructions(const tool_state& tool, trace::trace_definitions& defs) {
-  if (method_named(tool.settings.pc_sampling_method) == ROCPROFILER_PC_SAMPLING_METHOD_NONE) return;
+std::vector<trace::pc_instruction> sampled_pc_instructions(const tool_state& tool) {
+  std::vector<trace::pc_instruction> table;
+  if (method_named(tool.settings.pc_sampling_method) == ROCPROFILER_PC_SAMPLING_METHOD_NONE)
+    return table;
   struct collected {
-    trace::trace_definitions* defs;
-    std::unordered_map<std::string, trace::string_id> ids;  // texts repeat across kernels
-  } collector{&defs, {}};
+    definitions_builder* defs;
+    std::vector<trace::pc_instruction>* table;
+  } collector{tool.defs.get(), &table};
   rocprofiler_query_pc_sampling_instructions(
       [](const rocprofiler_pc_sampling_instruction_t* inst, void* data) {
         auto& c = *static_cast<collected*>(data);
         if (inst == nullptr || inst->text == nullptr || inst->text[0] == '\0') return;
-        auto [it, fresh] = c.ids.try_emplace(inst->text, 0);
-        if (fresh) {
-          it->second = static_cast<trace::string_id>(c.defs->strings.size());
-          c.defs->strings.emplace_back(inst->text);
-        }
-        c.defs->pc_instructions.push_back(trace::pc_instruction{
-            inst->pc.code_object_id, inst->kernel_id, inst->pc.code_object_offset, it->second});
+        c.table->push_back(trace::pc_instruction{inst->pc.code_object_id, inst->kernel_id,
+                                                 inst->pc.code_object_offset,
+                                                 c.defs->intern(inst->text)});
       },
       &collector);
-  std::sort(defs.pc_instructions.begin(), defs.pc_instructions.end());
+  std::sort(table.begin(), table.end());
+  return table;
 }
 
 std::string describe_losses(const rocprofiler_pc_sampling_loss_t& loss) {

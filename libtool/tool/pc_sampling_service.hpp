@@ -7,6 +7,7 @@
 #include <rocprof/trace/model.hpp>
 
 #include <string>
+#include <vector>
 
 namespace rocprof::tool {
 
@@ -25,10 +26,11 @@ void configure_pc_sampling(tool_state& tool);
 // samples, and samples of code no loaded module holds, which cannot be attributed).
 void report_pc_sampling_losses(const tool_state& tool);
 
-// After the last drain: the instruction text of the sampled PCs (NVIDIA: nvdisasm's SASS, one
-// run per code object with samples) into `defs` (strings and pc_instructions), so that the
+// After the last drain and before the definitions' snapshot: the instruction text of the
+// sampled PCs (NVIDIA: nvdisasm's SASS, one run per code object with samples), the texts
+// interned in tool.defs, as the sorted table for trace_definitions::pc_instructions, so that the
 // writers fill the Instruction column of samples that came without one.
-void attach_pc_instructions(const tool_state& tool, trace::trace_definitions& defs);
+std::vector<trace::pc_instruction> sampled_pc_instructions(const tool_state& tool);
 
 // "N dropped, M in code of no loaded module (not attributed), K reads found the hardware buffer
 // full (...)": the non-zero losses, "" when none.

@@ -42,9 +42,10 @@ void finalize() {
   tool.defs->set_tool_times(0, now_ns());
   collect_agents(tool);  // again: a backend may have registered agents since (deduplicated)
   tool.defs->fill_missing_thread_names();
+  auto instructions = sampled_pc_instructions(tool);  // interns its texts: before the snapshot
   auto defs = tool.defs->snapshot();
+  defs.pc_instructions = std::move(instructions);
   attach_host_callstacks(tool, defs);  // while every module of the stacks is still mapped
-  attach_pc_instructions(tool, defs);
   if (defs.dropped_records != 0)
     std::fprintf(stderr, "rocprofv3: %llu records were dropped\n",
                  static_cast<unsigned long long>(defs.dropped_records));
