@@ -40,8 +40,7 @@ std::string on_path(const char* name) {
 // The child must not load the profiler again (LD_PRELOAD, CUDA_INJECTION64_PATH, the tool's
 // ROCP_/ROCPROF settings): nvdisasm runs as a plain toolkit program.
 bool inherited(std::string_view entry) {
-  for (std::string_view prefix :
-       {"LD_PRELOAD=", "CUDA_INJECTION64_PATH=", "ROCP_", "ROCPROF", "ROCPROFILER_"})
+  for (std::string_view prefix : {"LD_PRELOAD=", "CUDA_INJECTION64_PATH=", "ROCP_", "ROCPROF"})
     if (entry.substr(0, prefix.size()) == prefix) return false;
   return true;
 }
