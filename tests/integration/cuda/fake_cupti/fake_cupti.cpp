@@ -323,13 +323,15 @@ FAKE_API CUptiResult cuptiFinalize() {
 // `count` launches of `name` on stream 7, each 1 µs long, 10 µs apart.
 FAKE_API void fake_cupti_launch(const char* name, int count) {
   for (int i = 0; i < count; ++i) {
-    const uint64_t t = now();
     cudaLaunchKernel_v7000_params params{};
     params.func = name;
     params.gridDim = dim3(64, 1, 1);
     params.blockDim = dim3(128, 1, 1);
     params.stream = reinterpret_cast<cudaStream_t>(uintptr_t{0x7000});
     const uint32_t id = api_call(launch_cbid, g_names[0], &params);
+    // After the call: the kernel must start after its launch call did, however long a loaded
+    // machine kept this thread between a clock read and the call's own.
+    const uint64_t t = now();
     if (!g_kind_enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]) continue;
     CUpti_ActivityKernel10 k{};
     k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -352,13 +354,13 @@ FAKE_API void fake_cupti_launch(const char* name, int count) {
 
 // One host-to-device copy of `bytes`.
 FAKE_API void fake_cupti_memcpy_h2d(uint64_t bytes) {
-  const uint64_t t = now();
   cudaMemcpy_v3020_params params{};
   params.dst = reinterpret_cast<void*>(uintptr_t{0xd000});
   params.src = reinterpret_cast<const void*>(uintptr_t{0xc000});
   params.count = bytes;
   params.kind = cudaMemcpyHostToDevice;
   const uint32_t id = api_call(memcpy_cbid, g_names[1], &params);
+  const uint64_t t = now();  // after the call, as for kernels
   if (!g_kind_enabled[CUPTI_ACTIVITY_KIND_MEMCPY]) return;
   CUpti_ActivityMemcpy6 c{};
   c.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
