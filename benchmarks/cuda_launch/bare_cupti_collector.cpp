@@ -4,7 +4,10 @@
 // every runtime and driver API call that reads the clock twice (what --sys-trace needs);
 // BARE_CUPTI_MODE=records takes the API calls from RUNTIME and DRIVER activity records instead of
 // callbacks (what --sys-trace --cuda-api-records needs); BARE_CUPTI_SYSTEM_TIDS=1 asks CUPTI for
-// system thread ids (gettid) in those records, as the plugin does. Records are counted, not kept. Written for this benchmark only; not part of the product.
+// system thread ids (gettid) in those records, as the plugin does; BARE_CUPTI_KINETO_SET=1 turns
+// the API records off for the four functions torch.profiler (Kineto) leaves out (cudaGetDevice,
+// cuDevicePrimaryCtxGetState, cuCtxGetCurrent, cuKernelGetAttribute). Records are counted, not
+// kept. Written for this benchmark only; not part of the product.
 #include <cupti.h>
 
 #include <atomic>
@@ -86,6 +89,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (records) {
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));
+    const char* kineto_set = std::getenv("BARE_CUPTI_KINETO_SET");
+    if (kineto_set != nullptr && std::strcmp(kineto_set, "1") == 0) {
+      BARE_CHECK(cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 0));
+      BARE_CHECK(
+          cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState, 0));
+      BARE_CHECK(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, 0));
+      BARE_CHECK(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute, 0));
+    }
   }
   if (sys) {
     BARE_CHECK(cuptiSubscribe(&g_subscriber, &on_callback, nullptr));

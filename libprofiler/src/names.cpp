@@ -167,6 +167,17 @@ rocprofiler_status_t query_kind_name(bool buffer_kind, uint32_t kind, const char
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
+// A backend-owned kind's operations are named by its backend, which is loaded when a service
+// of the kind is configured. A tool that chooses the operations before configuring (an op list
+// without some CUDA calls) asks first: the backend is loaded for it then.
+void load_owner(bool buffer_kind, uint32_t kind) {
+  const char* backend =
+      buffer_kind
+          ? backend_for_buffer_kind(static_cast<rocprofiler_buffer_tracing_kind_t>(kind))
+          : backend_for_callback_kind(static_cast<rocprofiler_callback_tracing_kind_t>(kind));
+  if (backend != nullptr) load_backend(backend);
+}
+
 rocprofiler_status_t query_op_name(bool buffer_kind, uint32_t kind, int32_t op, const char** name,
                                    uint64_t* name_len) {
   const char* kn = kind_name(buffer_kind, kind);
@@ -177,6 +188,10 @@ rocprofiler_status_t query_op_name(bool buffer_kind, uint32_t kind, int32_t op, 
     if (op >= 0 && op < t.count) n = t.names[op];
   } else {
     n = backend_operation_name(buffer_kind, kind, op);
+    if (n == nullptr) {
+      load_owner(buffer_kind, kind);
+      n = backend_operation_name(buffer_kind, kind, op);
+    }
   }
   if (n == nullptr) return ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND;
   if (name != nullptr) *name = n;
@@ -188,6 +203,7 @@ rocprofiler_status_t query_op_name(bool buffer_kind, uint32_t kind, int32_t op, 
 void op_range(bool buffer_kind, uint32_t kind, int32_t& first, int32_t& count) {
   const op_table t = ops_of(kind_name(buffer_kind, kind));
   first = t.first;
+  if (t.names == nullptr) load_owner(buffer_kind, kind);
   count = t.names != nullptr ? t.count : backend_operation_count(buffer_kind, kind);
 }
 

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <thread>
 
+#include "api_exclusion.hpp"
 #include "counter_collection.hpp"
 #include "host_callstack_service.hpp"
 #include "pc_sampling_service.hpp"
@@ -90,9 +91,25 @@ rocprofiler_context_id_t context_for(const tool_state& tool,
                                                                : tool.main_context;
 }
 
+// A name of --cuda-api-exclude that no traced CUDA API kind has is most likely a typo that the
+// CLI's table (an older toolkit's) let through, or a function of a newer CUDA: say so.
+void report_unmatched_exclusions(const std::vector<std::string>& excluded,
+                                 const std::vector<bool>& matched) {
+  for (size_t i = 0; i < excluded.size(); ++i) {
+    if (!matched[i])
+      std::fprintf(stderr,
+                   "rocprofv3: --cuda-api-exclude: this CUPTI traces no CUDA API function named "
+                   "'%s'\n",
+                   excluded[i].c_str());
+  }
+}
+
 // Buffer tracing of every kind of every domain that is on, in the schema's order.
 void trace_domains(tool_state& tool) {
   std::map<std::string_view, rocprofiler_buffer_id_t> shared;  // shared buffer -> its buffer
+  const auto& excluded = tool.settings.cuda_api_exclude;
+  std::vector<bool> matched(excluded.size(), false);
+  bool api_listed = false;  // some CUDA API kind's operations could be listed
   for (const auto& spec : config::schema()) {
     if (spec.kinds.empty() || !tool.settings.traces(spec.key)) continue;
     for (const auto name : config::words(spec.kinds)) {
@@ -110,8 +127,17 @@ void trace_domains(tool_state& tool) {
       } else if (!spec.shared_buffer.empty()) {
         shared.emplace(spec.shared_buffer, buffer);
       }
+      api_operation_choice choice;
+      if (is_cuda_api_kind(kind) && !excluded.empty()) {
+        choice = operations_without(kind, excluded);
+        for (size_t i = 0; i < excluded.size(); ++i)
+          if (choice.matched[i]) matched[i] = true;
+        api_listed = api_listed || choice.listed;
+      }
       if (kind != ROCPROFILER_BUFFER_TRACING_NONE)
-        status = rocprofiler_configure_buffer_tracing_service(context, kind, nullptr, 0, buffer);
+        status = rocprofiler_configure_buffer_tracing_service(
+            context, kind, choice.operations.empty() ? nullptr : choice.operations.data(),
+            choice.operations.size(), buffer);
       if (status != ROCPROFILER_STATUS_SUCCESS) {
         std::fprintf(stderr, "rocprofv3: tracing %.*s is not available: %s\n",
                      static_cast<int>(name.size()), name.data(),
@@ -119,6 +145,7 @@ void trace_domains(tool_state& tool) {
       }
     }
   }
+  if (api_listed) report_unmatched_exclusions(excluded, matched);
 }
 
 // The main context and the counter context start and stop together (pause/resume,

@@ -1,5 +1,6 @@
 #include "value_checks.hpp"
 
+#include "cuda_api_names_check.hpp"
 #include "rocprof/common/placeholders.hpp"
 #include "rocprof/common/safe_regex.hpp"
 #include "rocprof/config/collection_period.hpp"
@@ -55,6 +56,13 @@ void check_pass_values(const job& config, const std::string& prefix,
 
   for (const char* key : {"pmc", "pmc_groups"})
     check_counters(config.list(key), where(key));
+
+  for (const auto& item : config.list("cuda_api_exclude")) {
+    for (const auto& name : config::split_any(item, " \t,")) {
+      if (auto problem = cuda_api_name_problem(name); !problem.empty())
+        throw usage_error(where("cuda_api_exclude") + ": " + problem);
+    }
+  }
 
   const std::string unit = config.text("collection_period_unit").value_or("sec");
   for (const auto& period : config.list("collection_period")) {

@@ -15,9 +15,9 @@ namespace rocprof::cli {
 std::string where_of(const job& config, const std::string& key);
 
 // Regexes (RE2 rules: length, nesting, no backreferences or lookaround), the kernel iteration
-// range, counter names, collection periods, and the output templates' placeholders (`app` is
-// the application's command line, as %argN% sees it). Throws usage_error; `prefix` goes in
-// front of the message ("pass_2: ").
+// range, counter names, CUDA API function names, collection periods, and the output templates'
+// placeholders (`app` is the application's command line, as %argN% sees it). Throws
+// usage_error; `prefix` goes in front of the message ("pass_2: ").
 void check_pass_values(const job& config, const std::string& prefix,
                        const std::vector<std::string>& app);
 

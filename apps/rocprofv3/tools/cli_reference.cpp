@@ -65,13 +65,18 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
     {"counter_chip", "Used by the CLI's counter checks and `--list-avail`."},
     {"kernel_iteration_range",
      "Checked by the CLI (`[1-` is an error), joined with `, `; per kernel, 1-based."},
+    {"cuda_api_exclude",
+     "Checked by the CLI against CUPTI's function names (a typo gets the closest names), joined "
+     "with `,`; CUPTI is told not to record them (a call that launches traced GPU work is still "
+     "seen, for the work's thread and correlation id)."},
     {"collection_period",
      "Converted by the CLI to nanoseconds with `--collection-period-unit`, joined with `;`."},
     {"collection_period_unit", "Used by the CLI to convert `--collection-period`."},
     {"list_avail",
      "Prints the CPU agents of /proc/cpuinfo and the GPU agents the profiler core lists after "
      "loading its backends (those under `--rocm-root` when given), or one line saying why "
-     "none, with each GPU's PC sampling configurations; then each GPU's counters (or `--counter-chip`'s); with `-o`/`-d` also "
+     "none, with each GPU's PC sampling configurations; then each GPU's counters (or "
+     "`--counter-chip`'s); with `-o`/`-d` also "
      "`<prefix>_basic_metrics.csv` and `<prefix>_derived_metrics.csv`."},
     {"preload", "Put first in `LD_PRELOAD`, before the existing value and the tool library."},
     {"rocm_root", "Where the CLI looks for `lib/rocprofiler-sdk/librocprofiler-sdk-tool.so`."},

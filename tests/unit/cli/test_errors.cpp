@@ -7,6 +7,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "cuda_api_names_check.hpp"
 #include "rocprof/test_support/test_env.hpp"
 #include "run.hpp"
 
@@ -111,11 +112,11 @@ TEST_F(Errors, PcSamplingAndExclusiveOptions) {
                      "--pc-sampling-method", "host_trap", "--pc-sampling-interval", "0"},
                     app()),
                "greater than 0");
-  expect_error(with({"--pc-sampling-beta-enabled", "--pc-sampling-unit", "cycles",
-                     "--pc-sampling-method", "stochastic", "--pc-sampling-interval", "4096",
-                     "--pmc", "A"},
-                    app()),
-               "cannot be combined with --pmc");
+  expect_error(
+      with({"--pc-sampling-beta-enabled", "--pc-sampling-unit", "cycles", "--pc-sampling-method",
+            "stochastic", "--pc-sampling-interval", "4096", "--pmc", "A"},
+           app()),
+      "cannot be combined with --pmc");
   expect_error(with({"--pmc", "A", "--att-activity", "8"}, app()), "--pmc");
   expect_error(with({"--att", "--att-activity", "8", "--att-perfcounter-ctrl", "2"}, app()),
                "--att-activity");
@@ -202,6 +203,21 @@ TEST_F(Errors, KernelIterationRangesAndReplay) {
   expect_error(with({"-i", job}, app()), "the range ends before it starts");
   expect_error(with({"--kernel-trace", "--replay-mode", "kernel"}, app()), "needs counters");
   expect_error(with({"--pmc", "A", "--replay-mode", "sometimes"}, app()), "sometimes");
+}
+
+// Names CUPTI does not know are refused before launch with the closest function names; the
+// runtime's version-suffixed spelling is accepted.
+TEST_F(Errors, CudaApiExcludeNames) {
+  if (!rocprof::cli::cuda_api_names_known()) GTEST_SKIP() << "built without CUPTI's headers";
+  expect_error(with({"--sys-trace", "--cuda-api-exclude", "cudaGetDevic"}, app()),
+               "argument --cuda-api-exclude: unknown CUDA API function 'cudaGetDevic'; closest "
+               "names: cudaGetDevice");
+  expect_error(with({"--sys-trace", "--cuda-api-exclude", "cudaMemcpy,cuCtxGetCurent"}, app()),
+               "'cuCtxGetCurent'; closest names: cuCtxGetCurrent");
+  const auto job = dir_.write("exclude.yaml",
+                              "jobs:\n  - sys_trace: true\n"
+                              "    cuda_api_exclude: [cudaGetDevice, notACudaCall]\n");
+  expect_error(with({"-i", job}, app()), "'notACudaCall'");
 }
 
 TEST_F(Errors, SpmRefusals) {

@@ -65,6 +65,8 @@ struct tool_settings {
   std::string kernel_exclude_regex;
   std::string kernel_iteration_range;  // as given
   iteration_range kernel_iterations;   // parsed; no intervals: every iteration
+  // ROCPROF_CUDA_API_EXCLUDE: CUDA API functions the API trace leaves out (names as traced).
+  std::vector<std::string> cuda_api_exclude;
 
   // Display.
   bool group_by_queue = false;

@@ -1,0 +1,21 @@
+#include "rocprof/common/cuda_api_names.hpp"
+
+namespace rocprof::common {
+
+std::string_view cuda_api_base_name(std::string_view name) {
+  size_t digits = 0;
+  while (digits < name.size() && name[name.size() - 1 - digits] >= '0' &&
+         name[name.size() - 1 - digits] <= '9')
+    ++digits;
+  constexpr size_t min_version_digits = 4;  // 3020, 7000, 11040: a CUDA version
+  const size_t suffix = digits + 2;         // "_v" + digits
+  if (digits < min_version_digits || name.size() <= suffix) return name;
+  if (name.substr(name.size() - suffix, 2) != "_v") return name;
+  return name.substr(0, name.size() - suffix);
+}
+
+bool cuda_api_name_matches(std::string_view traced, std::string_view named) {
+  return cuda_api_base_name(traced) == cuda_api_base_name(named);
+}
+
+}  // namespace rocprof::common
