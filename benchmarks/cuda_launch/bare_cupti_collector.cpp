@@ -4,10 +4,10 @@
 // every runtime and driver API call that reads the clock twice (what --sys-trace needs);
 // BARE_CUPTI_MODE=records takes the API calls from RUNTIME and DRIVER activity records instead of
 // callbacks (what --sys-trace --cuda-api-records needs); BARE_CUPTI_SYSTEM_TIDS=1 asks CUPTI for
-// system thread ids (gettid) in those records, as the plugin does; BARE_CUPTI_KINETO_SET=1 turns
-// the API records off for the four functions torch.profiler (Kineto) leaves out (cudaGetDevice,
-// cuDevicePrimaryCtxGetState, cuCtxGetCurrent, cuKernelGetAttribute). Records are counted, not
-// kept. Written for this benchmark only; not part of the product.
+// system thread ids (gettid) in those records, as the plugin does; BARE_CUPTI_TORCH_SET=1 keeps
+// only the API records torch.profiler's trace of the PyTorch loop holds (cudaLaunchKernel and
+// cudaDeviceSynchronize; no driver calls). Records are counted, not kept. Written for this
+// benchmark only; not part of the product.
 #include <cupti.h>
 
 #include <atomic>
@@ -89,13 +89,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (records) {
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
     BARE_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));
-    const char* kineto_set = std::getenv("BARE_CUPTI_KINETO_SET");
-    if (kineto_set != nullptr && std::strcmp(kineto_set, "1") == 0) {
-      BARE_CHECK(cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 0));
+    const char* torch_set = std::getenv("BARE_CUPTI_TORCH_SET");
+    if (torch_set != nullptr && std::strcmp(torch_set, "1") == 0) {
+      BARE_CHECK(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_DRIVER));
+      for (CUpti_CallbackId cbid = 1; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++cbid)
+        cuptiActivityEnableRuntimeApi(cbid, 0);  // some ids are holes: failures are expected
+      BARE_CHECK(cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1));
       BARE_CHECK(
-          cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState, 0));
-      BARE_CHECK(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, 0));
-      BARE_CHECK(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute, 0));
+          cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 1));
     }
   }
   if (sys) {

@@ -174,6 +174,14 @@ std::vector<option_spec> build_schema() {
           .in(k_filter)
           .meta("RANGE")
           .says("Iterations of each kernel to profile, e.g. \"[1, 2, [5-8]]\""),
+      row("cuda_api_include", "cuda-api-include")
+          .of(vt::string_list)
+          .to("ROCPROF_CUDA_API_INCLUDE", ef::joined)
+          .sep(",")
+          .in(k_filter)
+          .meta("FUNCTION")
+          .says("Record only these CUDA runtime/driver API functions in the API trace (space or "
+                "comma separated, e.g. cudaLaunchKernel cudaMemcpyAsync)"),
       row("cuda_api_exclude", "cuda-api-exclude")
           .of(vt::string_list)
           .to("ROCPROF_CUDA_API_EXCLUDE", ef::joined)

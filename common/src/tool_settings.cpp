@@ -197,6 +197,7 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.kernel_iterations = std::move(iterations);
   check_regex("kernel_include_regex", s.kernel_include_regex, result);
   check_regex("kernel_exclude_regex", s.kernel_exclude_regex, result);
+  s.cuda_api_include = split_any(env.text("cuda_api_include"), " \t,");
   s.cuda_api_exclude = split_any(env.text("cuda_api_exclude"), " \t,");
 
   s.group_by_queue = env.boolean("group_by_queue");

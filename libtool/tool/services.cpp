@@ -25,7 +25,7 @@
 #include <string_view>
 #include <thread>
 
-#include "api_exclusion.hpp"
+#include "api_selection.hpp"
 #include "counter_collection.hpp"
 #include "host_callstack_service.hpp"
 #include "pc_sampling_service.hpp"
@@ -91,30 +91,41 @@ rocprofiler_context_id_t context_for(const tool_state& tool,
                                                                : tool.main_context;
 }
 
-// A name of --cuda-api-exclude that no traced CUDA API kind has is most likely a typo that the
-// CLI's table (an older toolkit's) let through, or a function of a newer CUDA: say so.
-void report_unmatched_exclusions(const std::vector<std::string>& excluded,
-                                 const std::vector<bool>& matched) {
-  for (size_t i = 0; i < excluded.size(); ++i) {
+// A name of --cuda-api-include/-exclude that no traced CUDA API kind has is most likely a
+// function of a newer CUDA than this CUPTI's (the CLI checked the spelling): say so.
+void report_unmatched(const char* option, const std::vector<std::string>& names,
+                      const std::vector<bool>& matched) {
+  for (size_t i = 0; i < names.size(); ++i) {
     if (!matched[i])
-      std::fprintf(stderr,
-                   "rocprofv3: --cuda-api-exclude: this CUPTI traces no CUDA API function named "
-                   "'%s'\n",
-                   excluded[i].c_str());
+      std::fprintf(stderr, "rocprofv3: %s: this CUPTI traces no CUDA API function named '%s'\n",
+                   option, names[i].c_str());
   }
+}
+
+void merge_matches(std::vector<bool>& into, const std::vector<bool>& from) {
+  for (size_t i = 0; i < into.size() && i < from.size(); ++i)
+    if (from[i]) into[i] = true;
 }
 
 // Buffer tracing of every kind of every domain that is on, in the schema's order.
 void trace_domains(tool_state& tool) {
   std::map<std::string_view, rocprofiler_buffer_id_t> shared;  // shared buffer -> its buffer
-  const auto& excluded = tool.settings.cuda_api_exclude;
-  std::vector<bool> matched(excluded.size(), false);
+  const api_name_lists lists{tool.settings.cuda_api_include, tool.settings.cuda_api_exclude};
+  std::vector<bool> included(lists.include.size(), false), excluded(lists.exclude.size(), false);
   bool api_listed = false;  // some CUDA API kind's operations could be listed
   for (const auto& spec : config::schema()) {
     if (spec.kinds.empty() || !tool.settings.traces(spec.key)) continue;
     for (const auto name : config::words(spec.kinds)) {
       const auto kind = buffer_kind_named(name);
       const auto context = context_for(tool, kind);
+      api_operation_choice choice;
+      if (is_cuda_api_kind(kind) && !lists.empty()) {
+        choice = choose_operations(kind, lists);
+        merge_matches(included, choice.included);
+        merge_matches(excluded, choice.excluded);
+        api_listed = api_listed || choice.listed;
+        if (!choice.all && choice.operations.empty()) continue;  // no function of it kept
+      }
       rocprofiler_buffer_id_t buffer{};
       const auto known = shared.find(spec.shared_buffer);
       auto status = ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
@@ -127,13 +138,6 @@ void trace_domains(tool_state& tool) {
       } else if (!spec.shared_buffer.empty()) {
         shared.emplace(spec.shared_buffer, buffer);
       }
-      api_operation_choice choice;
-      if (is_cuda_api_kind(kind) && !excluded.empty()) {
-        choice = operations_without(kind, excluded);
-        for (size_t i = 0; i < excluded.size(); ++i)
-          if (choice.matched[i]) matched[i] = true;
-        api_listed = api_listed || choice.listed;
-      }
       if (kind != ROCPROFILER_BUFFER_TRACING_NONE)
         status = rocprofiler_configure_buffer_tracing_service(
             context, kind, choice.operations.empty() ? nullptr : choice.operations.data(),
@@ -145,7 +149,10 @@ void trace_domains(tool_state& tool) {
       }
     }
   }
-  if (api_listed) report_unmatched_exclusions(excluded, matched);
+  if (api_listed) {
+    report_unmatched("--cuda-api-include", lists.include, included);
+    report_unmatched("--cuda-api-exclude", lists.exclude, excluded);
+  }
 }
 
 // The main context and the counter context start and stop together (pause/resume,

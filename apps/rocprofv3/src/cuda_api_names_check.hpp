@@ -1,5 +1,5 @@
-// The names --cuda-api-exclude accepts: every CUDA runtime and driver API function CUPTI can
-// trace, from the toolkit's callback-id headers at build time (CMakeLists.txt).
+// The names --cuda-api-include/--cuda-api-exclude accept: every CUDA runtime and driver API
+// function CUPTI can trace, from the toolkit's callback-id headers at build time (CMakeLists.txt).
 #pragma once
 
 #include <string>

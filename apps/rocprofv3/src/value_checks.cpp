@@ -57,10 +57,12 @@ void check_pass_values(const job& config, const std::string& prefix,
   for (const char* key : {"pmc", "pmc_groups"})
     check_counters(config.list(key), where(key));
 
-  for (const auto& item : config.list("cuda_api_exclude")) {
-    for (const auto& name : config::split_any(item, " \t,")) {
-      if (auto problem = cuda_api_name_problem(name); !problem.empty())
-        throw usage_error(where("cuda_api_exclude") + ": " + problem);
+  for (const char* key : {"cuda_api_include", "cuda_api_exclude"}) {
+    for (const auto& item : config.list(key)) {
+      for (const auto& name : config::split_any(item, " \t,")) {
+        if (auto problem = cuda_api_name_problem(name); !problem.empty())
+          throw usage_error(where(key) + ": " + problem);
+      }
     }
   }
 

@@ -65,6 +65,10 @@ const std::map<std::string_view, std::string_view> k_cli_notes = {
     {"counter_chip", "Used by the CLI's counter checks and `--list-avail`."},
     {"kernel_iteration_range",
      "Checked by the CLI (`[1-` is an error), joined with `, `; per kernel, 1-based."},
+    {"cuda_api_include",
+     "Checked by the CLI against CUPTI's function names, joined with `,`; CUPTI records only "
+     "these (a call that launches traced GPU work is still seen, for the work's thread and "
+     "correlation id)."},
     {"cuda_api_exclude",
      "Checked by the CLI against CUPTI's function names (a typo gets the closest names), joined "
      "with `,`; CUPTI is told not to record them (a call that launches traced GPU work is still "

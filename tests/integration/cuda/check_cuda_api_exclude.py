@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""--cuda-api-exclude (issue 15): CUDA API functions left out of the API trace. The same program
+"""--cuda-api-exclude and --cuda-api-include (issue 15): CUDA API functions left out of the API
+trace, or the only ones in it. The same program
 is traced with --sys-trace alone and with the exclusion, on both API paths (records, the
 default; callbacks, --cuda-api-args): the excluded functions have no row, every other function
 has as many rows per thread as without the option, and the GPU work is unchanged (as many
 kernels, each joined to its launch call when that call is traced, each with its launching
-thread). Excluding the launch call itself leaves every kernel with a correlation id and its
+thread). --cuda-api-include cudaLaunchKernel,cudaMemcpy with --cuda-api-exclude cudaMemcpy keeps
+exactly the launch calls, as many per thread as without the options, and every kernel. Excluding
+the launch call itself leaves every kernel with a correlation id and its
 thread. The YAML key cuda_api_exclude equals the option. An unknown name is refused before
 launch, naming it and the closest function names; a real CUDA function that the loaded libcupti
 does not name (the fake's) gets a warning at run time. CSV files are read with python's csv
@@ -17,6 +20,7 @@ Exit 77 with --gpu and no GPU.
 import argparse
 import collections
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,7 +31,14 @@ import cuda_checks as cc  # noqa: E402
 # What torch.profiler (Kineto) leaves out of its CUDA API records.
 KINETO_EXCLUDED = ["cudaGetDevice", "cuDevicePrimaryCtxGetState", "cuCtxGetCurrent",
                    "cuKernelGetAttribute"]
-LAUNCHES = ("cudaLaunchKernel", "cuLaunchKernel")
+LAUNCHES = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaGraphLaunch",
+            "cuLaunchKernel", "cuLaunchCooperativeKernel", "cuGraphLaunch")
+
+
+def function(row):
+    """The function's name without the CUDA version CUPTI appends to runtime names
+    (cudaMemcpy_v3020): the name --cuda-api-exclude takes."""
+    return re.sub(r"_v[0-9]{4,}$", "", row["Function"])
 
 
 def run(c, args, label, options, env_extra=None):
@@ -55,14 +66,14 @@ def per_thread(api):
     order = {}
     for r in sorted(api, key=lambda r: int(r["Start_Timestamp"])):
         order.setdefault(r["Thread_Id"], len(order))
-    return collections.Counter((order[r["Thread_Id"]], r["Function"]) for r in api)
+    return collections.Counter((order[r["Thread_Id"]], function(r)) for r in api)
 
 
 def compare(c, full, filtered, excluded, label):
     """Excluded functions gone, every other one as often per thread, same kernels."""
     api_all, kernels_all, _ = full
     api, kernels, _ = filtered
-    gone = [r["Function"] for r in api if r["Function"] in excluded]
+    gone = [r["Function"] for r in api if function(r) in excluded]
     c.eq(gone, [], f"no row of an excluded function ({label})")
     want = {k: n for k, n in per_thread(api_all).items() if k[1] not in excluded}
     # The first traced call may be missing on one path (the tools start inside it).
@@ -74,7 +85,7 @@ def compare(c, full, filtered, excluded, label):
         differ = []
     c.eq(differ, [], f"every other function as often per thread ({label})")
     c.eq(len(kernels), len(kernels_all), f"as many kernels ({label})")
-    launches = {r["Correlation_Id"]: r for r in api if r["Function"].startswith(LAUNCHES)}
+    launches = {r["Correlation_Id"]: r for r in api if function(r).startswith(LAUNCHES)}
     unjoined = [k for k in kernels if k["Correlation_Id"] not in launches]
     if any(name.startswith(LAUNCHES) for name in excluded):
         c.check(all(int(k["Correlation_Id"]) > 0 for k in kernels),
@@ -125,7 +136,7 @@ def main():
     full = run(c, args, "full", [])
     full_args = run(c, args, "full_args", ["--cuda-api-args"])
     if args.gpu:
-        present = {r["Function"] for r in full[0]}
+        present = {function(r) for r in full[0]}
         print("excluded functions present without the option:",
               sorted(set(excluded) & present))
     compare(c, full, run(c, args, "records", spaced), set(excluded), "records")
@@ -135,6 +146,14 @@ def main():
     compare(c, full, run(c, args, "input_file", ["-i", os.path.join(args.workdir,
                                                                     "exclude.yaml")]),
             set(excluded), "input file")
+    _, kernels_all, _ = full
+    api, kernels, _ = run(c, args, "include", ["--cuda-api-include", "cudaLaunchKernel,cudaMemcpy",
+                                               "--cuda-api-exclude", "cudaMemcpy"])
+    c.eq(sorted({function(r) for r in api}), ["cudaLaunchKernel"],
+         "include then exclude: only the launch calls")
+    want = {k: n for k, n in per_thread(full[0]).items() if k[1] == "cudaLaunchKernel"}
+    c.eq(dict(per_thread(api)), want, "include: as many launch calls per thread")
+    c.eq(len(kernels), len(kernels_all), "include: as many kernels")
     launch = run(c, args, "launch", ["--cuda-api-exclude", "cudaLaunchKernel"])
     compare(c, full, launch, {"cudaLaunchKernel"}, "launch call excluded")
     if args.fake:

@@ -218,6 +218,8 @@ TEST_F(Errors, CudaApiExcludeNames) {
                               "jobs:\n  - sys_trace: true\n"
                               "    cuda_api_exclude: [cudaGetDevice, notACudaCall]\n");
   expect_error(with({"-i", job}, app()), "'notACudaCall'");
+  expect_error(with({"--sys-trace", "--cuda-api-include", "cudaLaunchKernal"}, app()),
+               "argument --cuda-api-include: unknown CUDA API function 'cudaLaunchKernal'");
 }
 
 TEST_F(Errors, SpmRefusals) {

@@ -178,6 +178,7 @@ TEST(ToolSettings, ValuesListsAndPeriods) {
       {"ROCPROF_KERNEL_FILTER_INCLUDE_REGEX", "gemm"},
       {"ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX", "copy"},
       {"ROCPROF_KERNEL_FILTER_RANGE", "[1, [3-5]]"},
+      {"ROCPROF_CUDA_API_INCLUDE", "cudaLaunchKernel"},
       {"ROCPROF_CUDA_API_EXCLUDE", "cudaGetDevice,cuCtxGetCurrent cuKernelGetAttribute"},
       {"ROCPROF_AGENT_INDEX", "type-relative"},
       {"ROCPROF_STATS_SUMMARY_GROUPS", "KERNEL_DISPATCH|MEMORY_COPY##@@##.*_API"},
@@ -211,6 +212,7 @@ TEST(ToolSettings, ValuesListsAndPeriods) {
   EXPECT_EQ(s.kernel_include_regex, "gemm");
   EXPECT_EQ(s.kernel_exclude_regex, "copy");
   EXPECT_EQ(s.kernel_iteration_range, "[1, [3-5]]");
+  EXPECT_EQ(s.cuda_api_include, std::vector<std::string>{"cudaLaunchKernel"});
   EXPECT_EQ(s.cuda_api_exclude,
             (std::vector<std::string>{"cudaGetDevice", "cuCtxGetCurrent", "cuKernelGetAttribute"}));
   EXPECT_EQ(s.agent_index, "type-relative");

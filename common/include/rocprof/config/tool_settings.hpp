@@ -65,7 +65,9 @@ struct tool_settings {
   std::string kernel_exclude_regex;
   std::string kernel_iteration_range;  // as given
   iteration_range kernel_iterations;   // parsed; no intervals: every iteration
-  // ROCPROF_CUDA_API_EXCLUDE: CUDA API functions the API trace leaves out (names as traced).
+  // ROCPROF_CUDA_API_INCLUDE / _EXCLUDE: the CUDA API functions the API trace records (empty:
+  // every one) and those it then leaves out (names as the user writes them).
+  std::vector<std::string> cuda_api_include;
   std::vector<std::string> cuda_api_exclude;
 
   // Display.
