@@ -13,17 +13,10 @@ struct listing {
   size_t count = 0;
 };
 
-// Marks the names of `names` that match `traced`; whether one did.
-bool named(std::string_view traced, const std::vector<std::string>& names,
-           std::vector<bool>& matched) {
-  bool any = false;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (common::cuda_api_name_matches(traced, names[i])) {
-      matched[i] = true;
-      any = true;
-    }
-  }
-  return any;
+bool named(std::string_view traced, const std::vector<std::string>& names) {
+  for (const auto& name : names)
+    if (common::cuda_api_name_matches(traced, name)) return true;
+  return false;
 }
 
 int take_operation(rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_operation_t op,
@@ -37,8 +30,8 @@ int take_operation(rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_o
     return 0;
   ++l.count;
   const std::string_view traced{name, length};
-  const bool in = l.lists->include.empty() || named(traced, l.lists->include, l.choice->included);
-  const bool out = named(traced, l.lists->exclude, l.choice->excluded);
+  const bool in = l.lists->include.empty() || named(traced, l.lists->include);
+  const bool out = named(traced, l.lists->exclude);
   if (in && !out) l.choice->operations.push_back(op);
   return 0;
 }
@@ -53,14 +46,11 @@ bool is_cuda_api_kind(rocprofiler_buffer_tracing_kind_t kind) {
 api_operation_choice choose_operations(rocprofiler_buffer_tracing_kind_t kind,
                                        const api_name_lists& lists) {
   api_operation_choice choice;
-  choice.included.assign(lists.include.size(), false);
-  choice.excluded.assign(lists.exclude.size(), false);
   if (lists.empty()) return choice;
   listing l{&lists, &choice};
   rocprofiler_iterate_buffer_tracing_kind_operations(kind, take_operation, &l);
-  choice.listed = l.count != 0;
   // Nothing listed (no backend) or nothing left out: the whole kind, as without the lists.
-  choice.all = !choice.listed || choice.operations.size() == l.count;
+  choice.all = l.count == 0 || choice.operations.size() == l.count;
   if (choice.all) choice.operations.clear();
   return choice;
 }

@@ -22,8 +22,6 @@ struct api_operation_choice {
   // kind's operations could not be listed); empty without it: none (trace nothing of the kind).
   std::vector<rocprofiler_tracing_operation_t> operations;
   bool all = true;
-  std::vector<bool> included, excluded;  // per name of each list: it named an operation
-  bool listed = false;                   // the kind's operations could be listed
 };
 
 // Whether `kind` is one that the lists apply to.

@@ -91,28 +91,10 @@ rocprofiler_context_id_t context_for(const tool_state& tool,
                                                                : tool.main_context;
 }
 
-// A name of --cuda-api-include/-exclude that no traced CUDA API kind has is most likely a
-// function of a newer CUDA than this CUPTI's (the CLI checked the spelling): say so.
-void report_unmatched(const char* option, const std::vector<std::string>& names,
-                      const std::vector<bool>& matched) {
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (!matched[i])
-      std::fprintf(stderr, "rocprofv3: %s: this CUPTI traces no CUDA API function named '%s'\n",
-                   option, names[i].c_str());
-  }
-}
-
-void merge_matches(std::vector<bool>& into, const std::vector<bool>& from) {
-  for (size_t i = 0; i < into.size() && i < from.size(); ++i)
-    if (from[i]) into[i] = true;
-}
-
 // Buffer tracing of every kind of every domain that is on, in the schema's order.
 void trace_domains(tool_state& tool) {
   std::map<std::string_view, rocprofiler_buffer_id_t> shared;  // shared buffer -> its buffer
   const api_name_lists lists{tool.settings.cuda_api_include, tool.settings.cuda_api_exclude};
-  std::vector<bool> included(lists.include.size(), false), excluded(lists.exclude.size(), false);
-  bool api_listed = false;  // some CUDA API kind's operations could be listed
   for (const auto& spec : config::schema()) {
     if (spec.kinds.empty() || !tool.settings.traces(spec.key)) continue;
     for (const auto name : config::words(spec.kinds)) {
@@ -121,9 +103,6 @@ void trace_domains(tool_state& tool) {
       api_operation_choice choice;
       if (is_cuda_api_kind(kind) && !lists.empty()) {
         choice = choose_operations(kind, lists);
-        merge_matches(included, choice.included);
-        merge_matches(excluded, choice.excluded);
-        api_listed = api_listed || choice.listed;
         if (!choice.all && choice.operations.empty()) continue;  // no function of it kept
       }
       rocprofiler_buffer_id_t buffer{};
@@ -148,10 +127,6 @@ void trace_domains(tool_state& tool) {
                      rocprofiler_get_status_string(status));
       }
     }
-  }
-  if (api_listed) {
-    report_unmatched("--cuda-api-include", lists.include, included);
-    report_unmatched("--cuda-api-exclude", lists.exclude, excluded);
   }
 }
 

@@ -14,6 +14,7 @@
 #include "abi_sink.hpp"
 #include "agent_listing.hpp"
 #include "api_args.hpp"
+#include "callback_names.hpp"
 #include "counters/counter_sets.hpp"
 #include "device_info.hpp"
 #include "notices.hpp"
@@ -128,11 +129,14 @@ const char* operation_name(int is_buffer_kind, uint32_t kind,
                            rocprofiler_tracing_operation_t operation) {
   bool ok = false;
   const CUpti_CallbackDomain domain = domain_of(is_buffer_kind, kind, ok);
-  const cupti_library& lib = cupti();
-  if (!ok || lib.handle == nullptr || operation <= 0) return nullptr;
+  if (!ok || operation <= 0) return nullptr;
+  const auto cbid = static_cast<uint32_t>(operation);
+  // Before libcupti is loaded (a tool choosing operations at start-up), the headers' names:
+  // loading it here would come before the application's own copy (injection_pending).
+  const cupti_library* lib = cupti_if_loaded();
+  if (lib == nullptr) return header_callback_name(domain, cbid);
   const char* name = nullptr;
-  if (lib.fn.cuptiGetCallbackName(domain, static_cast<uint32_t>(operation), &name) != CUPTI_SUCCESS)
-    return nullptr;
+  if (lib->fn.cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS) return nullptr;
   return name;
 }
 

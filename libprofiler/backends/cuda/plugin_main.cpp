@@ -39,6 +39,7 @@ struct plugin_state {
   bool exit_registered = false;
   bool finished = false;  // the exit flush ran: CUPTI may be torn down, leave it alone
   std::once_flag cupti_once;
+  std::atomic<bool> cupti_tried{false};  // set once `library` is final
   cupti_library library;
   std::unique_ptr<cupti_dl_api> api;
   std::unique_ptr<cupti_session> session;
@@ -152,6 +153,7 @@ const cupti_library& cupti() {
   plugin_state& s = state();
   std::call_once(s.cupti_once, [&s] {
     s.library = load_cupti([](const char* name) { return std::getenv(name); });
+    s.cupti_tried.store(true, std::memory_order_release);
     if (s.library.handle == nullptr) {
       if (notices_wanted())
         std::fprintf(stderr,
@@ -160,6 +162,12 @@ const cupti_library& cupti() {
     }
   });
   return s.library;
+}
+
+const cupti_library* cupti_if_loaded() {
+  plugin_state& s = state();
+  if (!s.cupti_tried.load(std::memory_order_acquire)) return nullptr;
+  return s.library.handle != nullptr ? &s.library : nullptr;
 }
 
 bool ensure_counter_apis() {

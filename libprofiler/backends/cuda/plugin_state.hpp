@@ -15,6 +15,8 @@ backend_sink* core_sink();
 
 // The loaded libcupti (loaded on first use); handle == nullptr when unavailable.
 const cupti_library& cupti();
+// The loaded libcupti if an earlier cupti() loaded one; never loads it.
+const cupti_library* cupti_if_loaded();
 
 // True while CUDA_INJECTION64_PATH names this plugin and the driver has not called
 // InitializeInjection yet: the session then waits for it, so that libcupti is looked for after

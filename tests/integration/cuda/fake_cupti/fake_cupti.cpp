@@ -50,7 +50,8 @@ std::vector<CUpti_ActivityKernel10>& g_kernels = *new std::vector<CUpti_Activity
 std::vector<CUpti_ActivityMemcpy6>& g_copies = *new std::vector<CUpti_ActivityMemcpy6>;
 std::vector<CUpti_ActivityAPI>& g_api_records = *new std::vector<CUpti_ActivityAPI>;
 std::vector<size_t>& g_walk = *new std::vector<size_t>;  // record offsets of the buffer walked
-const char* const g_names[] = {"cudaLaunchKernel", "cudaMemcpy", "cuLaunchKernel"};
+// As libcupti spells them: runtime names carry the CUDA version of the entry point.
+const char* const g_names[] = {"cudaLaunchKernel_v7000", "cudaMemcpy_v3020", "cuLaunchKernel"};
 constexpr uint32_t launch_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
 constexpr uint32_t memcpy_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020;
 constexpr uint32_t driver_launch_cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
