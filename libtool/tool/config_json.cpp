@@ -180,6 +180,8 @@ std::string settings_to_json(const config::tool_settings& s) {
   j["counter_groups"] = s.counter_groups;
   j["kernel_replay"] = s.kernel_replay;
   j["kernel_host_callstack"] = s.kernel_host_callstack;
+  j["cuda_api_include"] = s.cuda_api_include;
+  j["cuda_api_exclude"] = s.cuda_api_exclude;
   return j.dump();
 }
 

@@ -119,7 +119,8 @@ TEST(ConfigJson, ValuesUnderRocprofV3Names) {
   EXPECT_TRUE(j.at("summary").get<bool>());
   EXPECT_EQ(j.at("summary_unit"), "nsec");
   EXPECT_EQ(j.at("summary_file"), "summary");
-  EXPECT_EQ(j.at("summary_groups"), nlohmann::ordered_json({"KERNEL_DISPATCH|MEMORY_COPY", ".*_API"}));
+  EXPECT_EQ(j.at("summary_groups"),
+            nlohmann::ordered_json({"KERNEL_DISPATCH|MEMORY_COPY", ".*_API"}));
   EXPECT_TRUE(j.at("summary_output").get<bool>());
   EXPECT_TRUE(j.at("json_output").get<bool>());
   EXPECT_TRUE(j.at("pftrace_output").get<bool>());
@@ -140,6 +141,17 @@ TEST(ConfigJson, ValuesUnderRocprofV3Names) {
   for (const char* old : {"summary_units", "signal_handlers", "collection_period",
                           "kernel_include_regex", "kernel_iteration_range"})
     EXPECT_FALSE(j.contains(old)) << old;
+}
+
+// Our own options follow rocprofv3's keys: the CUDA API function lists as lists.
+TEST(ConfigJson, CudaApiFunctionLists) {
+  tool_settings s;
+  s.cuda_api_include = {"cudaLaunchKernel", "cudaMemcpy"};
+  s.cuda_api_exclude = {"cudaMemcpy"};
+  const auto j = config_of(s);
+  EXPECT_EQ(j.at("cuda_api_include"), nlohmann::ordered_json({"cudaLaunchKernel", "cudaMemcpy"}));
+  EXPECT_EQ(j.at("cuda_api_exclude"), nlohmann::ordered_json({"cudaMemcpy"}));
+  EXPECT_EQ(config_of(tool_settings{}).at("cuda_api_include"), nlohmann::ordered_json::array());
 }
 
 }  // namespace
