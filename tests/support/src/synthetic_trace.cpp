@@ -1,5 +1,7 @@
 #include "rocprof/test_support/synthetic_trace.hpp"
 
+#include "rocprof/trace/api_args.hpp"
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -532,6 +534,14 @@ std::string write_synthetic_trace(writer& w, const synthetic_trace& t, size_t ba
   for (size_t first = 0; first < longest; first += batch_size)
     std::apply([&](const auto&... v) { (write_batch(w, v, first, batch_size), ...); }, tables);
   return w.finish();
+}
+
+trace::string_id add_copy_arguments(trace::trace_definitions& defs, int64_t retval) {
+  trace::api_args_text text{retval};
+  text.add("void*", "dst", "0xd000");
+  text.add("size_t", "count", "4096");
+  defs.strings.push_back(text.text());
+  return static_cast<trace::string_id>(defs.strings.size() - 1);
 }
 
 }  // namespace rocprof::test_support

@@ -133,11 +133,7 @@ TEST(json_writer, cuda_api_records_carry_their_arguments_and_return_value) {
   ts::synthetic_options so;
   so.records_per_kind = 20;
   auto t = ts::make_synthetic_trace(so);
-  trace::api_args_text text{2};
-  text.add("void*", "dst", "0xd000");
-  text.add("size_t", "count", "4096");
-  t.defs.strings.push_back(text.text());
-  const auto args_id = static_cast<trace::string_id>(t.defs.strings.size() - 1);
+  const auto args_id = ts::add_copy_arguments(t.defs, 2);
   size_t with_args = 0;
   for (auto& r : t.api) {
     if (r.domain != trace::api_domain::cuda_runtime) continue;

@@ -49,16 +49,14 @@ class rocpd_reader : public ::testing::Test {
   // Arguments as --cuda-api-args records them: two argument lists, one call failing (retval
   // 2, kept in the event's extdata), alternating over the CUDA runtime calls.
   static void give_cuda_calls_arguments(ts::synthetic_trace& t) {
-    trace::api_args_text ok{0}, failed{2};
-    ok.add("void*", "dst", "0xd000");
-    ok.add("size_t", "count", "4096");
+    const auto ok = ts::add_copy_arguments(t.defs, 0);
+    trace::api_args_text failed{2};
     failed.add("const char*", "symbol", "vec_add");
-    t.defs.strings.push_back(ok.text());
     t.defs.strings.push_back(failed.text());
     const auto last = static_cast<trace::string_id>(t.defs.strings.size() - 1);
     size_t n = 0;
     for (auto& r : t.api)
-      if (r.domain == trace::api_domain::cuda_runtime) r.args = n++ % 2 ? last : last - 1;
+      if (r.domain == trace::api_domain::cuda_runtime) r.args = n++ % 2 ? last : ok;
     ASSERT_GT(n, 1u);
   }
 

@@ -318,11 +318,7 @@ TEST(rocpd_writer, cuda_api_arguments_fill_rocpd_arg) {
   ts::synthetic_options so;
   so.records_per_kind = 40;
   auto t = ts::make_synthetic_trace(so);
-  trace::api_args_text text{700};
-  text.add("void*", "dst", "0xd000");
-  text.add("size_t", "count", "4096");
-  t.defs.strings.push_back(text.text());
-  const auto args_id = static_cast<trace::string_id>(t.defs.strings.size() - 1);
+  const auto args_id = ts::add_copy_arguments(t.defs, 700);
   size_t with_args = 0;
   for (auto& r : t.api)
     if (r.domain == trace::api_domain::cuda_runtime && r.message == trace::empty_string)

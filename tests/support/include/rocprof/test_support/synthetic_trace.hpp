@@ -60,6 +60,10 @@ trace::trace_definitions make_synthetic_definitions(const synthetic_options& opt
 // The whole trace: make_synthetic_definitions plus records 0..N-1 of every kind.
 synthetic_trace make_synthetic_trace(const synthetic_options& options);
 
+// An argument list as --cuda-api-args records a copy call (`void* dst = 0xd000`, `size_t count =
+// 4096`) with return value `retval`, interned in `defs`: its string id, for api_record::args.
+trace::string_id add_copy_arguments(trace::trace_definitions& defs, int64_t retval);
+
 // Records [first, first + count) of one kind, appended to out. API records cycle through every
 // api_domain; marker records include marks (start == end) and ranges with messages. Kernel
 // dispatch i has dispatch_id i + 1; counter value i belongs to dispatch i / counters + 1.
