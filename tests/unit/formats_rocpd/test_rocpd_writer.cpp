@@ -9,7 +9,6 @@
 
 #include "rocprof/test_support/synthetic_trace.hpp"
 #include "rocprof/test_support/test_env.hpp"
-#include "rocprof/trace/api_args.hpp"
 #include "rocprof/trace/writer_registry.hpp"
 
 namespace {
