@@ -205,13 +205,14 @@ LEFT JOIN "rocpd_string" RG ON RG.id = K.region_name_id AND RG.guid = K.guid
 LEFT JOIN "rocpd_string" C ON C.id = E.category_id AND C.guid = E.guid
 GROUP BY PE.guid, K.dispatch_id, P.name, K.agent_id;
 
--- Extension: PC samples with their strings, agent and kernel (rocpd_pc_sample).
+-- Extension: PC samples with their strings, agent and kernel (rocpd_pc_sample). kernel_name is
+-- the symbol's display name, as in the kernels view.
 CREATE VIEW IF NOT EXISTS "pc_samples" AS
 SELECT P.id, P.guid, P.nid, P.pid, P.method, A.name AS agent_name,
        A.absolute_index AS agent_abs_index, A.logical_index AS agent_log_index,
        A.type_index AS agent_type_index, P.dispatch_id, P.kernel_id,
-       KS.kernel_name, P.correlation_id, P.code_object_id, P.code_object_offset, P.timestamp,
-       P.exec_mask, P.wave_count, P.wave_issued, P.sample_count, P.not_issued_count,
+       KS.display_name AS kernel_name, P.correlation_id, P.code_object_id, P.code_object_offset,
+       P.timestamp, P.exec_mask, P.wave_count, P.wave_issued, P.sample_count, P.not_issued_count,
        IT.string AS instruction_type, SR.string AS stall_reason,
        VS.string AS vendor_stall_reason, INS.string AS instruction, CM.string AS comment,
        P.extdata

@@ -241,6 +241,9 @@ TEST(rocpd_pc_samples, aggregated_samples_keep_counts_and_leave_unmeasured_field
   r.not_issued_count = 30;
   r.wave_issued = true;
   r.warp_state = r.stall_reason;
+  // NVIDIA's samples name their kernel: the view shows its display name, as the kernels view.
+  const auto& symbol = t.defs.kernel_symbols.at(0);
+  r.kernel_id = symbol.kernel_id;
   trace::output_options o;
   o.output_directory = dir.path();
   o.file_prefix = "pc";
@@ -255,6 +258,9 @@ TEST(rocpd_pc_samples, aggregated_samples_keep_counts_and_leave_unmeasured_field
       "json_extract(extdata, '$.dispatch_exact') FROM pc_samples ORDER BY id");
   const std::string warp_state = t.defs.strings[r.warp_state];
   EXPECT_EQ(out, "HOST_TRAP|0|0|0|0||1|0||\nSTOCHASTIC|1|1|1|1|1|40|30|" + warp_state + "|0");
+  EXPECT_EQ(sqlite_query(o.path_for("results", "db"),
+                         "SELECT kernel_name FROM pc_samples WHERE kernel_id IS NOT NULL"),
+            symbol.display_name);
 }
 
 TEST_F(rocpd_db, summary_style_aggregate_matches_records) {
