@@ -1,6 +1,12 @@
 #include "rocprof/common/cuda_api_names.hpp"
 
+#include "rocprof/config/values.hpp"
+
 namespace rocprof::common {
+
+std::vector<std::string> split_cuda_api_names(std::string_view text) {
+  return config::split_any(text, " \t,");
+}
 
 std::string_view cuda_api_base_name(std::string_view name) {
   size_t digits = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "rocprof/common/cuda_api_names.hpp"
 #include "rocprof/common/safe_regex.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/tool_settings.hpp"
@@ -197,8 +198,8 @@ read_result read_tool_settings(const env_lookup& lookup) {
   s.kernel_iterations = std::move(iterations);
   check_regex("kernel_include_regex", s.kernel_include_regex, result);
   check_regex("kernel_exclude_regex", s.kernel_exclude_regex, result);
-  s.cuda_api_include = split_any(env.text("cuda_api_include"), " \t,");
-  s.cuda_api_exclude = split_any(env.text("cuda_api_exclude"), " \t,");
+  s.cuda_api_include = common::split_cuda_api_names(env.text("cuda_api_include"));
+  s.cuda_api_exclude = common::split_cuda_api_names(env.text("cuda_api_exclude"));
 
   s.group_by_queue = env.boolean("group_by_queue");
   s.agent_index = env.choice("agent_index");

@@ -107,10 +107,7 @@ std::string target_catalogue::unavailable_message(const std::string& name) const
   const auto closest = rc::closest_names(name, candidates);
   std::string out = "unknown counter";
   if (closest.empty()) return out + " (no similar name; --list-avail lists them)";
-  out += "; closest names:";
-  for (size_t i = 0; i < closest.size(); ++i)
-    out += (i == 0 ? " " : ", ") + closest[i];
-  return out;
+  return out + "; closest names: " + config::join(closest, ", ");
 }
 
 const target_catalogue& catalogue_cache::of(const counter_target& target,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "rocprof/common/cuda_api_names.hpp"
+#include "rocprof/config/values.hpp"
 #include "rocprof/counters/suggest.hpp"
 
 namespace rocprof::cli {
@@ -31,10 +32,7 @@ std::string cuda_api_name_problem(std::string_view name) {
   const auto closest = counters::closest_names(base, candidates);
   std::string out = "unknown CUDA API function '" + std::string{name} + "'";
   if (closest.empty()) return out + " (no similar CUDA runtime or driver function)";
-  out += "; closest names:";
-  for (size_t i = 0; i < closest.size(); ++i)
-    out += (i == 0 ? " " : ", ") + closest[i];
-  return out;
+  return out + "; closest names: " + config::join(closest, ", ");
 }
 
 }  // namespace rocprof::cli

@@ -1,6 +1,7 @@
 #include "value_checks.hpp"
 
 #include "cuda_api_names_check.hpp"
+#include "rocprof/common/cuda_api_names.hpp"
 #include "rocprof/common/placeholders.hpp"
 #include "rocprof/common/safe_regex.hpp"
 #include "rocprof/config/collection_period.hpp"
@@ -59,7 +60,7 @@ void check_pass_values(const job& config, const std::string& prefix,
 
   for (const char* key : {"cuda_api_include", "cuda_api_exclude"}) {
     for (const auto& item : config.list(key)) {
-      for (const auto& name : config::split_any(item, " \t,")) {
+      for (const auto& name : common::split_cuda_api_names(item)) {
         if (auto problem = cuda_api_name_problem(name); !problem.empty())
           throw usage_error(where(key) + ": " + problem);
       }

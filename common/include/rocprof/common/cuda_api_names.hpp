@@ -5,9 +5,15 @@
 // real function, distinct from cuMemAlloc.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace rocprof::common {
+
+// The function names of one --cuda-api-include/-exclude value or ROCPROF_CUDA_API_* variable
+// (space, tab or comma separated): the CLI checks exactly the names the tool will use.
+std::vector<std::string> split_cuda_api_names(std::string_view text);
 
 // `name` without a trailing runtime version suffix (`_v` and four or more digits).
 std::string_view cuda_api_base_name(std::string_view name);
