@@ -8,8 +8,9 @@ namespace rocprof::tool {
 namespace {
 
 struct listing {
-  const api_name_lists* lists = nullptr;
-  api_operation_choice* choice = nullptr;
+  const std::vector<std::string>& include;
+  const std::vector<std::string>& exclude;
+  api_operation_choice& choice;
   size_t count = 0;
 };
 
@@ -30,9 +31,9 @@ int take_operation(rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_o
     return 0;
   ++l.count;
   const std::string_view traced{name, length};
-  const bool in = l.lists->include.empty() || named(traced, l.lists->include);
-  const bool out = named(traced, l.lists->exclude);
-  if (in && !out) l.choice->operations.push_back(op);
+  const bool in = l.include.empty() || named(traced, l.include);
+  const bool out = named(traced, l.exclude);
+  if (in && !out) l.choice.operations.push_back(op);
   return 0;
 }
 
@@ -44,10 +45,11 @@ bool is_cuda_api_kind(rocprofiler_buffer_tracing_kind_t kind) {
 }
 
 api_operation_choice choose_operations(rocprofiler_buffer_tracing_kind_t kind,
-                                       const api_name_lists& lists) {
+                                       const std::vector<std::string>& include,
+                                       const std::vector<std::string>& exclude) {
   api_operation_choice choice;
-  if (lists.empty()) return choice;
-  listing l{&lists, &choice};
+  if (include.empty() && exclude.empty()) return choice;
+  listing l{include, exclude, choice};
   rocprofiler_iterate_buffer_tracing_kind_operations(kind, take_operation, &l);
   // Nothing listed (no backend) or nothing left out: the whole kind, as without the lists.
   choice.all = l.count == 0 || choice.operations.size() == l.count;

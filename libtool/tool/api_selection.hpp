@@ -11,12 +11,6 @@
 
 namespace rocprof::tool {
 
-struct api_name_lists {
-  std::vector<std::string> include;  // empty: every function
-  std::vector<std::string> exclude;  // applied after include
-  bool empty() const { return include.empty() && exclude.empty(); }
-};
-
 struct api_operation_choice {
   // The operations to trace. Empty with `all` set: every operation (nothing left out, or the
   // kind's operations could not be listed); empty without it: none (trace nothing of the kind).
@@ -27,8 +21,10 @@ struct api_operation_choice {
 // Whether `kind` is one that the lists apply to.
 bool is_cuda_api_kind(rocprofiler_buffer_tracing_kind_t kind);
 
-// The operations of `kind` the lists keep (names matched by cuda_api_name_matches).
+// The operations of `kind` that `include` (empty: every function) keeps and `exclude` then
+// leaves out (names matched by cuda_api_name_matches).
 api_operation_choice choose_operations(rocprofiler_buffer_tracing_kind_t kind,
-                                       const api_name_lists& lists);
+                                       const std::vector<std::string>& include,
+                                       const std::vector<std::string>& exclude);
 
 }  // namespace rocprof::tool

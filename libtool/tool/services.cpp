@@ -94,15 +94,16 @@ rocprofiler_context_id_t context_for(const tool_state& tool,
 // Buffer tracing of every kind of every domain that is on, in the schema's order.
 void trace_domains(tool_state& tool) {
   std::map<std::string_view, rocprofiler_buffer_id_t> shared;  // shared buffer -> its buffer
-  const api_name_lists lists{tool.settings.cuda_api_include, tool.settings.cuda_api_exclude};
+  const auto& include = tool.settings.cuda_api_include;
+  const auto& exclude = tool.settings.cuda_api_exclude;
   for (const auto& spec : config::schema()) {
     if (spec.kinds.empty() || !tool.settings.traces(spec.key)) continue;
     for (const auto name : config::words(spec.kinds)) {
       const auto kind = buffer_kind_named(name);
       const auto context = context_for(tool, kind);
       api_operation_choice choice;
-      if (is_cuda_api_kind(kind) && !lists.empty()) {
-        choice = choose_operations(kind, lists);
+      if (is_cuda_api_kind(kind)) {
+        choice = choose_operations(kind, include, exclude);
         if (!choice.all && choice.operations.empty()) continue;  // no function of it kept
       }
       rocprofiler_buffer_id_t buffer{};
