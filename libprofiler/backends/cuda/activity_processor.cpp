@@ -3,6 +3,7 @@
 #include "activity_translate.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "notices.hpp"
 
@@ -175,6 +176,19 @@ uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
   return id;
 }
 
+bool activity_processor::launched_elsewhere(const CUpti_ActivityKernel10& k,
+                                            const correlation_entry& c) {
+  if (c.kernel_id == 0 || k.graphId != 0) return false;
+  const std::string name = k.name != nullptr ? k.name : "";
+  if (kernel_id_locked(name) == c.kernel_id) return false;
+  if (counts_.profiler_kernels++ == 0 && std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+    std::fprintf(stderr,
+                 "rocprofv3 [cuda]: counters: kernel records of the range profiler's own kernels "
+                 "(%s), launched inside counted launches, are left out of the trace\n",
+                 name.c_str());
+  return true;
+}
+
 uint64_t activity_processor::kernel_id_of_name(const char* name) {
   std::lock_guard<std::mutex> lock{mutex_};
   CUpti_ActivityKernel10 k{};
@@ -228,6 +242,7 @@ void activity_processor::process(const CUpti_Activity& record) {
       kernel_event e = translate(k);
       const bool waits = awaits_api_record(k.correlationId);
       const correlation_entry c = waits ? correlation_entry{} : resolve(k.correlationId);
+      if (launched_elsewhere(k, c)) break;
       e.agent_id = agent_of(k.deviceId);
       e.kernel_id = kernel_id_of(k);
       e.dispatch_id = dispatch_id_of(k, e, c.dispatch_id);

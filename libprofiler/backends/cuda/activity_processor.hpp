@@ -37,6 +37,7 @@ struct api_record_tracing {
 
 struct activity_counts {
   uint64_t kernels = 0, memcpys = 0, memsets = 0, allocations = 0, api = 0, other = 0;
+  uint64_t profiler_kernels = 0;  // kernel records left out: the range profiler's own kernels
 };
 
 // How GPU records found their launch (ROCPROF_CUDA_VERBOSE prints them at each flush): known
@@ -147,6 +148,11 @@ class activity_processor {
   using waiting_work = std::variant<kernel_event, memcpy_event, memset_event, allocation_event>;
   void emit_waiting(waiting_work& w, const correlation_entry& c);
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
+  // True for a kernel record that carries a counted launch's CUPTI id but is not the kernel
+  // launched: under user and application replay the range profiler runs kernels of its own
+  // inside the launch call (CUPTI's "WaitNs" on the H100, one per counted launch). They are
+  // not the application's work and must not take the launch's dispatch id.
+  bool launched_elsewhere(const CUpti_ActivityKernel10& k, const correlation_entry& c);
   uint64_t kernel_id_locked(const std::string& name);
   // Reports `name`'s symbol unless it was; the resources are the first record's or launch's.
   void report_symbol_locked(const std::string& name, uint64_t id, const function_resources& r);

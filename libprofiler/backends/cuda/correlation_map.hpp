@@ -28,6 +28,7 @@ struct correlation_entry {
   uint64_t external_id = 0;
   int64_t tid = 0;
   uint64_t dispatch_id = 0;  // given at launch while counting (0: numbered when the record comes)
+  uint64_t kernel_id = 0;    // the launched kernel's, with dispatch_id (0: not known at launch)
 };
 
 class correlation_map {
@@ -77,6 +78,7 @@ class correlation_map {
     s.external_id.store(e.external_id, std::memory_order_relaxed);
     s.tid.store(e.tid, std::memory_order_relaxed);
     s.dispatch_id.store(e.dispatch_id, std::memory_order_relaxed);
+    s.kernel_id.store(e.kernel_id, std::memory_order_relaxed);
     s.tag.store(tag_of(cupti_id), std::memory_order_release);
     return true;
   }
@@ -97,6 +99,7 @@ class correlation_map {
     out.external_id = s.external_id.load(std::memory_order_relaxed);
     out.tid = s.tid.load(std::memory_order_relaxed);
     out.dispatch_id = s.dispatch_id.load(std::memory_order_relaxed);
+    out.kernel_id = s.kernel_id.load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     const uint64_t after = s.tag.load(std::memory_order_relaxed);
     if (after == (want | shared_bit)) return found::shared;
@@ -117,6 +120,7 @@ class correlation_map {
     std::atomic<uint64_t> external_id;
     std::atomic<int64_t> tid;
     std::atomic<uint64_t> dispatch_id;
+    std::atomic<uint64_t> kernel_id;
   };
   struct unmap_deleter {
     unmap_deleter() noexcept : bytes{0} {}

@@ -365,11 +365,15 @@ void cupti_session::reconfigure() {
   set_flush_period_once();
 }
 
+CUpti_ActivityKind kernel_record_kind(bool counting) {
+  return counting ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+}
+
 std::vector<CUpti_ActivityKind> cupti_session::wanted_kinds() const {
   std::vector<CUpti_ActivityKind> kinds;
   const bool counting = sink_.counting_requested();
   if (sink_.enabled(cuda_domain::kernel_dispatch) || counting)
-    kinds.push_back(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    kinds.push_back(kernel_record_kind(counting));
   if (sink_.enabled(cuda_domain::memory_copy) || counting) {
     kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY);
     kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY2);
@@ -380,7 +384,25 @@ std::vector<CUpti_ActivityKind> cupti_session::wanted_kinds() const {
 }
 
 void cupti_session::enable_activities() {
-  for (CUpti_ActivityKind kind : wanted_kinds()) {
+  const std::vector<CUpti_ActivityKind> wanted = wanted_kinds();
+  // The two kinds of kernel records exclude each other: the one no longer wanted goes before
+  // the other is enabled (a context that starts counting after kernels were traced).
+  for (CUpti_ActivityKind kind :
+       {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}) {
+    const auto enabled = std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind);
+    if (enabled == enabled_kinds_.end() ||
+        std::find(wanted.begin(), wanted.end(), kind) != wanted.end())
+      continue;
+    const CUpti_ActivityKind other = kind == CUPTI_ACTIVITY_KIND_KERNEL
+                                         ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
+                                         : CUPTI_ACTIVITY_KIND_KERNEL;
+    if (std::find(wanted.begin(), wanted.end(), other) == wanted.end()) continue;
+    ROCPROF_CUPTI_CALL(api_, api_.activity_disable(kind));
+    enabled_kinds_.erase(enabled);
+    early_kinds_.erase(std::remove(early_kinds_.begin(), early_kinds_.end(), kind),
+                       early_kinds_.end());
+  }
+  for (CUpti_ActivityKind kind : wanted) {
     if (std::find(enabled_kinds_.begin(), enabled_kinds_.end(), kind) != enabled_kinds_.end())
       continue;
     if (ROCPROF_CUPTI_CALL(api_, api_.activity_enable(kind))) enabled_kinds_.push_back(kind);

@@ -41,6 +41,15 @@ struct deferral_plan {
   static deferral_plan from_env();
 };
 
+// The kernel records asked of CUPTI. Concurrent kernel records (CONCURRENT_KERNEL) are made by
+// code CUPTI adds to every kernel, which the range profiler counts when it does not replay the
+// kernel itself: on the H100 (CUDA 13.0, 2026-11-24) user and application replay counted 8 more
+// instructions per launched warp and 20-40 per kernel with them (counter_app's fill: 52 428 840
+// against ncu's 35 651 584), and exactly ncu's values with serialized records (KERNEL) or none.
+// While counters are collected, kernel records are therefore serialized ones: counted kernels
+// run one at a time anyway, and the others of a counting run are serialized too.
+CUpti_ActivityKind kernel_record_kind(bool counting);
+
 class cupti_session {
  public:
   // `api` and `sink` must outlive the session.

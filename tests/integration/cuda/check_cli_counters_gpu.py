@@ -19,8 +19,9 @@
   cost       wall time of `rocprofv3 --pmc` against `ncu --metrics` with the same metrics on the
              same program, the cost of dispatches the kernel filter leaves out, and the overhead
              per counted kernel in microseconds
-  modes      the collection modes of a one-pass group (ROCPROF_CUDA_COUNTER_MODE=kernel, the
-             default: Start/Stop and kernel replay around each launch; kernel-batched: kernel
+  modes      the collection modes of a one-pass group (ROCPROF_CUDA_COUNTER_MODE=kernel:
+             Start/Stop and kernel replay around each launch; auto, the default: batched for a
+             one-pass group without elapsed-time metrics, else kernel; kernel-batched: kernel
              replay, decoded once per batch of launches; user: Start/Stop per launch with user
              replay; batched: user replay, decoded once per batch): wall time of each, the
              phase timing table (ROCPROF_CUDA_COUNTER_TIMING=1), and the same instruction and
@@ -270,7 +271,7 @@ def cost(c):
            filtered_extra_ms=filtered_ms)
 
 
-MODES = ("kernel", "kernel-batched", "user", "batched", "app", "app-batched")
+MODES = ("kernel", "auto", "kernel-batched", "user", "batched", "app", "app-batched")
 
 
 def modes(c):
@@ -384,7 +385,13 @@ def join(c):
     out = os.path.join(ARGS.work, "join")
     p, _ = rocprofv3(out, "--kernel-trace", "--pmc", "SQ_WAVES", "smsp__inst_executed.sum")
     c.eq(p.returncode, 0, "--kernel-trace --pmc")
-    kernels = {r["Dispatch_Id"]: r for r in csv_rows(out, "kernel_trace")}
+    kernel_rows = csv_rows(out, "kernel_trace")
+    kernels = {r["Dispatch_Id"]: r for r in kernel_rows}
+    # Under user replay the range profiler runs a kernel of its own in each counted launch
+    # (CUPTI's WaitNs on the H100), with the launch's ids: it must not share the dispatch id.
+    twice = collections.Counter(r["Dispatch_Id"] for r in kernel_rows)
+    c.check(all(n == 1 for n in twice.values()),
+            f"one kernel record per dispatch id ({sum(n > 1 for n in twice.values())} repeat)")
     rows = csv_rows(out, "counter_collection")
     bad = [r for r in rows if r["Dispatch_Id"] not in kernels
            or kernels[r["Dispatch_Id"]]["Kernel_Name"] != r["Kernel_Name"]

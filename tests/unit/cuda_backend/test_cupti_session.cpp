@@ -57,6 +57,40 @@ TEST(cupti_session, kernel_trace_alone_enables_only_launch_callbacks_and_the_ker
   EXPECT_LT(api.index_of("flush_all"), api.index_of("unsubscribe"));
 }
 
+// CUPTI's concurrent kernel records come from code it adds to every kernel, which user replay
+// counts (8 instructions per warp on the H100): while counters are collected kernel records
+// are serialized ones, and a context that starts counting after kernels were traced switches.
+TEST(cupti_session, kernel_records_are_serialized_while_counting) {
+  struct sink_that_starts_counting : test::recording_sink {
+    bool counting = false;
+    bool counting_requested() override { return counting; }
+  };
+  EXPECT_EQ(kernel_record_kind(false), CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  EXPECT_EQ(kernel_record_kind(true), CUPTI_ACTIVITY_KIND_KERNEL);
+  test::synthetic_cupti api;
+  name_callbacks(api);
+  sink_that_starts_counting sink;
+  sink.domains[static_cast<size_t>(cuda_domain::kernel_dispatch)] = true;
+  cupti_session s{api, sink};
+  ASSERT_EQ(s.start(), session_state::running);
+  const auto call_of = [](const char* what, CUpti_ActivityKind kind) {
+    return std::string(what) + ":" + std::to_string(kind);
+  };
+  const std::string concurrent_on =
+      call_of("activity_enable", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  const std::string concurrent_off =
+      call_of("activity_disable", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  const std::string serialized_on = call_of("activity_enable", CUPTI_ACTIVITY_KIND_KERNEL);
+  EXPECT_LT(api.index_of(concurrent_on), api.calls.size());
+  EXPECT_EQ(api.index_of(serialized_on), api.calls.size());
+  sink.counting = true;
+  s.reconfigure();
+  ASSERT_LT(api.index_of(concurrent_off), api.calls.size());
+  ASSERT_LT(api.index_of(serialized_on), api.calls.size());
+  EXPECT_LT(api.index_of(concurrent_off), api.index_of(serialized_on));  // never both on
+  s.stop();
+}
+
 TEST(cupti_session, api_domains_enable_every_requested_cbid) {
   test::synthetic_cupti api;
   name_callbacks(api);

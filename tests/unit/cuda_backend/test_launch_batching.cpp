@@ -287,3 +287,65 @@ TEST_F(app_batching_fixture, application_replay_batches_launches_each_dispatch_i
 
 }  // namespace
 }  // namespace rocprof::cuda
+
+namespace rocprof::cuda {
+namespace {
+
+// The default (ROCPROF_CUDA_COUNTER_MODE unset or auto): a one-pass set is batched under user
+// replay unless one of its metrics depends on the range's length, which only kernel replay
+// makes the kernel alone (elapsed cycles 1.10-1.13x ncu's under user replay on the H100).
+struct auto_mode_fixture : batching_fixture {
+  const char* mode() const override { return "auto"; }
+};
+
+TEST_F(auto_mode_fixture, a_one_pass_set_without_elapsed_time_is_batched) {
+  for (int i = 0; i < 2; ++i)
+    launch();
+  EXPECT_EQ(target.last_replay_mode, CUPTI_UserReplay);
+  EXPECT_EQ(target.count("start"), 1u);
+  EXPECT_EQ(target.count("stop"), 0u);
+  target.ranges_per_stop.push_back(2);
+  driver(ctx_synchronize, next_id++, nullptr);
+  ASSERT_EQ(sink.ends.size(), 2u);
+  EXPECT_EQ(sink.ends[1].values, values_of_range(1));
+}
+
+struct auto_mode_elapsed_fixture : batching_fixture {
+  void SetUp() override {
+    batching_fixture::SetUp();
+    test::create_counter_set(host, {"sm__cycles_elapsed.max", "smsp__warps_launched.sum"},
+                             sink.set);
+  }
+  const char* mode() const override { return "auto"; }
+};
+
+TEST_F(auto_mode_elapsed_fixture, a_set_with_elapsed_cycles_goes_launch_by_launch) {
+  launch();
+  EXPECT_EQ(target.last_replay_mode, CUPTI_KernelReplay);
+  EXPECT_EQ(target.count("stop"), 1u);  // collected right after its launch
+  ASSERT_EQ(sink.ends.size(), 1u);
+}
+
+TEST(measures_elapsed_time, names_whose_value_depends_on_the_range_length) {
+  EXPECT_TRUE(measures_elapsed_time({"sm__cycles_elapsed.max"}));
+  EXPECT_TRUE(measures_elapsed_time({"smsp__inst_executed.sum", "gpc__cycles_elapsed.max"}));
+  EXPECT_TRUE(measures_elapsed_time({"gpu__time_duration.sum"}));
+  EXPECT_TRUE(measures_elapsed_time({"dram__bytes_read.sum.per_second"}));
+  EXPECT_TRUE(measures_elapsed_time({"sm__throughput.avg.pct_of_peak_sustained_elapsed"}));
+  EXPECT_FALSE(measures_elapsed_time({"smsp__inst_executed.sum", "dram__bytes_read.sum"}));
+  EXPECT_FALSE(measures_elapsed_time({"sm__cycles_active.avg"}));
+  EXPECT_FALSE(measures_elapsed_time({}));
+}
+
+TEST(counting_mode_from_env, unset_or_auto_is_automatic) {
+  ::unsetenv("ROCPROF_CUDA_COUNTER_MODE");
+  EXPECT_EQ(counting_mode_from_env(), counting_mode::automatic);
+  ::setenv("ROCPROF_CUDA_COUNTER_MODE", "auto", 1);
+  EXPECT_EQ(counting_mode_from_env(), counting_mode::automatic);
+  ::setenv("ROCPROF_CUDA_COUNTER_MODE", "kernel", 1);
+  EXPECT_EQ(counting_mode_from_env(), counting_mode::kernel);
+  ::unsetenv("ROCPROF_CUDA_COUNTER_MODE");
+}
+
+}  // namespace
+}  // namespace rocprof::cuda

@@ -73,6 +73,25 @@ TEST_F(counting_fixture, a_runtime_launch_is_named_counted_and_joined) {
   EXPECT_EQ(sink.kernels[0].kernel_id, info.kernel_id);
 }
 
+// Seen on the H100 under user replay: CUPTI's range profiler runs a kernel of its own ("WaitNs")
+// inside each counted launch call, and its record carries the launch's CUPTI id. It must not
+// take the launch's dispatch id (the kernel trace then named the counted dispatch "WaitNs"), nor
+// appear as the application's work; the launched kernel's record keeps the ids, whichever of the
+// two records comes first.
+TEST_F(counting_fixture, the_range_profilers_own_kernel_does_not_take_the_launch_ids) {
+  const cuLaunchKernel_params p = launch_params(16, 256);
+  driver(driver_launch, 90, &p, "_Z6vecaddv");
+  ASSERT_EQ(sink.asked.size(), 1u);
+  const auto own = kernel_record(90, "WaitNs", 1, 32, 900);
+  const auto launched = kernel_record(90, "_Z6vecaddv", 16, 256, 1000);
+  const auto own_after = kernel_record(90, "WaitNs", 1, 32, 1100);
+  deliver({as_record(own), as_record(launched), as_record(own_after)});
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
+  EXPECT_EQ(sink.kernels[0].kernel_id, sink.asked[0].kernel_id);
+  EXPECT_EQ(session->counts().profiler_kernels, 2u);
+}
+
 // Seen on the H100: starting the range profiler inside a stream capture broke the capture
 // (cudaMemcpyAsync then failed with "operation failed due to a previous error during capture").
 // A launch into a capturing stream runs nothing: it is neither asked about nor counted.

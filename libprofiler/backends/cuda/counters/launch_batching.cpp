@@ -30,18 +30,27 @@ const char* const k_flush_prefixes[] = {
 
 counting_mode counting_mode_from_env() {
   const char* value = std::getenv("ROCPROF_CUDA_COUNTER_MODE");
-  if (value == nullptr || *value == '\0' || std::strcmp(value, "kernel") == 0)
-    return counting_mode::kernel;
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "auto") == 0)
+    return counting_mode::automatic;
+  if (std::strcmp(value, "kernel") == 0) return counting_mode::kernel;
   if (std::strcmp(value, "kernel-batched") == 0) return counting_mode::kernel_batched;
   if (std::strcmp(value, "user") == 0) return counting_mode::user;
   if (std::strcmp(value, "batched") == 0) return counting_mode::batched;
   if (std::strcmp(value, "app") == 0) return counting_mode::app;
   if (std::strcmp(value, "app-batched") == 0) return counting_mode::app_batched;
   std::fprintf(stderr,
-               "rocprofv3 [cuda]: counters: ROCPROF_CUDA_COUNTER_MODE=%s is not one of kernel, "
-               "kernel-batched, user, batched, app, app-batched; kernel is used\n",
+               "rocprofv3 [cuda]: counters: ROCPROF_CUDA_COUNTER_MODE=%s is not one of auto, "
+               "kernel, kernel-batched, user, batched, app, app-batched; auto is used\n",
                value);
-  return counting_mode::kernel;
+  return counting_mode::automatic;
+}
+
+bool measures_elapsed_time(const std::vector<std::string>& metrics) {
+  for (const std::string& m : metrics)
+    if (m.find("elapsed") != std::string::npos || m.find("time_duration") != std::string::npos ||
+        m.find("per_second") != std::string::npos)
+      return true;
+  return false;
 }
 
 bool launch_counting::is_flush_point(CUpti_CallbackId cbid) {
@@ -65,6 +74,12 @@ CUpti_ProfilerReplayMode launch_counting::replay_for(range_session& session, con
   if (mode_ == counting_mode::kernel) return CUPTI_KernelReplay;
   std::string why;  // a failure shows again, and is reported, when the set is configured
   if (session.passes(set, why) != 1) return CUPTI_KernelReplay;
+  if (mode_ == counting_mode::automatic) {
+    if (measures_elapsed_time(set.metrics) || session.user_replay_failed())
+      return CUPTI_KernelReplay;
+    batched = true;
+    return CUPTI_UserReplay;
+  }
   batched = mode_ == counting_mode::kernel_batched;
   if (batched) return CUPTI_KernelReplay;
   if (session.user_replay_failed()) return CUPTI_KernelReplay;  // launch by launch

@@ -198,10 +198,13 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
   const uint64_t dispatch_id = processor_.next_dispatch_id();
   // The kernel record keeps this dispatch id: it carries the outermost call's CUPTI id (the
   // runtime call's, for a cudaLaunchKernel); this driver call's id is noted too.
-  const correlation_entry entry{ids.correlation_id, ids.external_id, ids.tid, dispatch_id};
+  const rocprofiler_kernel_dispatch_info_t info = dispatch_info(cb, shape, name, dispatch_id);
+  // The kernel id tells the launched kernel's record from the range profiler's own kernels,
+  // which carry the same CUPTI id (activity_processor::launched_elsewhere).
+  const correlation_entry entry{ids.correlation_id, ids.external_id, ids.tid, dispatch_id,
+                                info.kernel_id};
   correlations_.put(ids.cupti_id, entry);
   if (ids.outer_cupti_id != ids.cupti_id) correlations_.put(ids.outer_cupti_id, entry);
-  const rocprofiler_kernel_dispatch_info_t info = dispatch_info(cb, shape, name, dispatch_id);
   rocprof_counted_dispatch_t d{};
   const uint64_t set = sink_.counting_begin(d, info, ids.correlation_id, ids.external_id);
   // An unselected launch runs untouched: not under a running batch either.

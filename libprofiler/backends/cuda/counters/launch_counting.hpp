@@ -13,7 +13,8 @@
 // dispatches never touch the profiler (it stays enabled, not started).
 //
 // Sets of one pass are collected as ROCPROF_CUDA_COUNTER_MODE says (counting_mode; sets of
-// several passes always launch by launch with kernel replay). Batched (the default): the
+// several passes always launch by launch with kernel replay). By default (auto) a one-pass set
+// without elapsed-time metrics is batched, any other set goes launch by launch. Batched: the
 // profiler runs with user replay (one pass, nothing saved or restored) and stays started
 // across the context's counted launches; AutoRange gives each launch its range, and the
 // ranges are decoded together (launch_batching.cpp) when the batch is due: half the counter
@@ -49,12 +50,15 @@ class activity_processor;
 // Prints "rocprofv3 [cuda]: counters: <message>" once per key.
 void warn_counting_once(const std::string& key, const std::string& message);
 
-// How sets of one pass are collected (ROCPROF_CUDA_COUNTER_MODE=kernel|kernel-batched|user|
-// batched|app|app-batched). On the H100 (2026-11-24) user replay and application replay both
-// counted 8 more instructions per launched warp than kernel replay and ncu, plus 20-40 per
-// kernel (fill: 52 428 840 against 35 651 584 for 2 097 152 warps): the modes without kernel
-// replay are experimental, kernel replay is the default.
+// How sets of one pass are collected (ROCPROF_CUDA_COUNTER_MODE=auto|kernel|kernel-batched|user|
+// batched|app|app-batched). Measured on the H100 (2026-11-24, counter_app's 166 launches):
+// kernel 4.18 s, batched 1.58 s, the program alone 0.46 s; every mode gave kernel replay's (and
+// ncu's) instruction and warp counts once kernel records stopped being concurrent ones
+// (kernel_record_kind in cupti_session.hpp). Elapsed-time metrics differ: a range of user
+// replay spans more than the kernel (fill's sm__cycles_elapsed.max 1.10-1.13x ncu's on the
+// short kernels), kernel replay's is the kernel alone (1.00x).
 enum class counting_mode : uint8_t {
+  automatic,       // batched for one-pass sets without elapsed-time metrics, else kernel
   kernel,          // Start, Stop and DecodeData around each launch, kernel replay
   kernel_batched,  // kernel replay, started across launches, decoded per batch of launches
   user,            // Start/Stop per launch with user replay: no memory saved or restored
@@ -62,8 +66,12 @@ enum class counting_mode : uint8_t {
   app,             // as user, with CUPTI_ApplicationReplay (one pass: nothing is replayed)
   app_batched,     // as batched, with CUPTI_ApplicationReplay
 };
-// ROCPROF_CUDA_COUNTER_MODE; kernel when unset (an unknown value is reported and ignored).
+// ROCPROF_CUDA_COUNTER_MODE; automatic when unset (an unknown value is reported and ignored).
 counting_mode counting_mode_from_env();
+// Whether a value of these metrics depends on the range's length (elapsed cycles, durations,
+// rates per second, percentages of the elapsed peak): those need the range to be the kernel
+// alone, which kernel replay gives.
+bool measures_elapsed_time(const std::vector<std::string>& metrics);
 
 // The ids the session gave the calling API call.
 struct launch_ids {

@@ -333,9 +333,11 @@ FAKE_API void fake_cupti_launch(const char* name, int count) {
     // After the call: the kernel must start after its launch call did, however long a loaded
     // machine kept this thread between a clock read and the call's own.
     const uint64_t t = now();
-    if (!g_kind_enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]) continue;
+    // Serialized (KERNEL) or concurrent kernel records: the same record, as CUPTI writes them.
+    const bool serialized = g_kind_enabled[CUPTI_ACTIVITY_KIND_KERNEL];
+    if (!serialized && !g_kind_enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]) continue;
     CUpti_ActivityKernel10 k{};
-    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k.kind = serialized ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     k.name = name;  // must outlive the flush: callers pass literals
     k.correlationId = id;
     k.start = t + 10000 * static_cast<uint64_t>(i + 1);
