@@ -392,6 +392,11 @@ def join(c):
     twice = collections.Counter(r["Dispatch_Id"] for r in kernel_rows)
     c.check(all(n == 1 for n in twice.values()),
             f"one kernel record per dispatch id ({sum(n > 1 for n in twice.values())} repeat)")
+    # This group is collected without replay by default, and its kernels keep their times
+    # (under kernel replay CUPTI's kernel records carry none: docs/user-guide.md).
+    untimed = [r for r in kernel_rows
+               if int(r["Start_Timestamp"]) <= 0 or int(r["End_Timestamp"]) < int(r["Start_Timestamp"])]
+    c.check(kernel_rows and not untimed, f"every kernel record has its times ({len(untimed)} lack them)")
     rows = csv_rows(out, "counter_collection")
     bad = [r for r in rows if r["Dispatch_Id"] not in kernels
            or kernels[r["Dispatch_Id"]]["Kernel_Name"] != r["Kernel_Name"]
