@@ -64,15 +64,29 @@ class correlation_map {
       return false;
     }
     slot& s = slots_[cupti_id & mask_];
-    const uint64_t tag = s.tag.load(std::memory_order_acquire);
-    if (tag == (tag_of(cupti_id) | shared_bit)) return false;
-    if (tag == tag_of(cupti_id) &&
-        s.correlation_id.load(std::memory_order_relaxed) != e.correlation_id) {
-      s.tag.store(tag_of(cupti_id) | shared_bit, std::memory_order_release);
-      shared_marks_.fetch_add(1, std::memory_order_relaxed);
-      return false;
+    // The slot is claimed (writing_bit) before its fields change: two ids a multiple of the
+    // capacity apart may be put at once by two threads, and their fields must not mix.
+    uint64_t tag = s.tag.load(std::memory_order_acquire);
+    for (int attempt = 0;; ++attempt) {
+      if ((tag & writing_bit) != 0) {  // another thread writes this slot: a few ns
+        if (attempt >= max_claim_attempts) {
+          busy_puts_.fetch_add(1, std::memory_order_relaxed);
+          return false;
+        }
+        tag = s.tag.load(std::memory_order_acquire);
+        continue;
+      }
+      if (tag == (tag_of(cupti_id) | shared_bit)) return false;
+      if (tag == tag_of(cupti_id) &&
+          s.correlation_id.load(std::memory_order_relaxed) != e.correlation_id) {
+        if (!s.tag.compare_exchange_weak(tag, tag_of(cupti_id) | shared_bit,
+                                         std::memory_order_acq_rel))
+          continue;
+        shared_marks_.fetch_add(1, std::memory_order_relaxed);
+        return false;
+      }
+      if (s.tag.compare_exchange_weak(tag, writing_bit, std::memory_order_acq_rel)) break;
     }
-    s.tag.store(0, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_release);
     s.correlation_id.store(e.correlation_id, std::memory_order_relaxed);
     s.external_id.store(e.external_id, std::memory_order_relaxed);
@@ -107,13 +121,17 @@ class correlation_map {
   }
 
   size_t capacity() const noexcept { return mask_ + 1; }
-  // Diagnostics: puts of id 0, and ids that became shared.
+  // Diagnostics: puts of id 0, ids that became shared, puts given up on a slot another thread
+  // kept claimed.
   uint64_t zero_puts() const noexcept { return zero_puts_.load(std::memory_order_relaxed); }
+  uint64_t busy_puts() const noexcept { return busy_puts_.load(std::memory_order_relaxed); }
   uint64_t shared_marks() const noexcept { return shared_marks_.load(std::memory_order_relaxed); }
 
  private:
   static uint64_t tag_of(uint32_t cupti_id) noexcept { return uint64_t{cupti_id} + 1; }
   static constexpr uint64_t shared_bit = uint64_t{1} << 63;
+  static constexpr uint64_t writing_bit = uint64_t{1} << 62;
+  static constexpr int max_claim_attempts = 1000;
   struct slot {
     std::atomic<uint64_t> tag;
     std::atomic<uint64_t> correlation_id;
@@ -130,7 +148,7 @@ class correlation_map {
   };
   size_t mask_ = 0;
   std::unique_ptr<slot[], unmap_deleter> slots_;
-  std::atomic<uint64_t> zero_puts_{0}, shared_marks_{0};
+  std::atomic<uint64_t> zero_puts_{0}, shared_marks_{0}, busy_puts_{0};
 };
 
 }  // namespace rocprof::cuda

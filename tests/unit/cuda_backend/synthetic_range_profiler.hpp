@@ -22,7 +22,7 @@ class synthetic_range_profiler final : public range_profiler_api {
   size_t total_ranges = 0;             // in the counter data image
   CUptiResult start_result = CUPTI_SUCCESS;
   CUptiResult user_replay_result = CUPTI_SUCCESS;  // what SetConfig says to user replay
-  std::map<CUgraph, std::vector<graph_kernel_node>> graphs;
+  std::map<CUgraph, graph_shape> graphs;
 
   const char* result_string(CUptiResult) override { return "synthetic"; }
   CUptiResult initialize() override {
@@ -89,10 +89,10 @@ class synthetic_range_profiler final : public range_profiler_api {
     ranges = total_ranges;
     return CUPTI_SUCCESS;
   }
-  bool graph_kernel_nodes(CUgraph graph, std::vector<graph_kernel_node>& nodes) override {
+  bool graph_kernel_nodes(CUgraph graph, graph_shape& shape) override {
     const auto it = graphs.find(graph);
     if (it == graphs.end()) return false;
-    nodes = it->second;
+    shape = it->second;
     return true;
   }
   std::string function_name(CUfunction) override { return "_Z6kernelv"; }

@@ -68,7 +68,7 @@ TEST(graph_counting, records_before_ranges_and_out_of_node_order) {
 
 // A cudaGraphLaunch is keyed by the runtime call's CUPTI id; the graph's records may carry its
 // cuGraphLaunch's id instead (as CUPTI documents for graph records): they find the launch too,
-// and the alias goes with it.
+// and later records with either id are the profiler's.
 TEST(graph_counting, records_carrying_the_driver_calls_id_find_the_launch) {
   graph_counting g;
   g.launched(20, {node(5, 3, 512, true), node(6, 4, 512, true)}, 21);
@@ -78,7 +78,8 @@ TEST(graph_counting, records_carrying_the_driver_calls_id_find_the_launch) {
   EXPECT_EQ(kernel(g, 21, 4, 512, 20, ready), 6u);
   ASSERT_EQ(ready.size(), 2u);
   EXPECT_EQ(ready[1].values, range(2));
-  EXPECT_EQ(kernel(g, 21, 3, 512, 30, ready), 0u);  // resolved: the alias is gone
+  EXPECT_EQ(kernel(g, 21, 3, 512, 30, ready), graph_counting::not_a_node);  // resolved
+  EXPECT_EQ(kernel(g, 20, 3, 512, 40, ready), graph_counting::not_a_node);
 }
 
 TEST(graph_counting, copies_without_ranges_leave_kernel_order) {
@@ -125,11 +126,50 @@ TEST(graph_counting, exec_nodes_are_kept_per_exec) {
   graph_counting g;
   graph_kernel_node n;
   n.name = "_Z1kv";
-  g.add_exec(0x1234, {n, n});
-  std::vector<graph_kernel_node> got;
+  g.add_exec(0x1234, graph_shape{{n, n}, true});
+  graph_shape got;
   ASSERT_TRUE(g.exec_nodes(0x1234, got));
-  EXPECT_EQ(got.size(), 2u);
+  EXPECT_EQ(got.nodes.size(), 2u);
+  EXPECT_TRUE(got.one_order);
   EXPECT_FALSE(g.exec_nodes(0x9999, got));
+}
+
+// What the H100 showed under kernel replay: a kernel -> D2D copy -> kernel chain gives three
+// ranges, the copy node brings no memcpy record, and the kernel records carry no times. The
+// chain's order says whose range is whose.
+TEST(graph_counting, a_chain_maps_ranges_by_node_order_without_copy_records) {
+  graph_counting g;
+  graph_node_dispatch a = node(11, 1, 4096, true), b = node(12, 2, 256, true);
+  a.range_index = 0;
+  b.range_index = 2;  // range 1 is the copy node's
+  g.launched(9, {a, b}, 0, 3);
+  std::vector<finished_dispatch> ready;
+  g.collected(9, {range(10), range(20), range(30)}, ready);
+  EXPECT_EQ(kernel(g, 9, 2, 256, 0, ready), 12u);  // records in any order, no times
+  EXPECT_TRUE(ready.empty());
+  EXPECT_EQ(kernel(g, 9, 1, 4096, 0, ready), 11u);
+  ASSERT_EQ(ready.size(), 2u);
+  for (const finished_dispatch& f : ready)
+    EXPECT_EQ(f.values, f.counted.dispatch_info.dispatch_id == 11 ? range(10) : range(30));
+}
+
+// CUPTI's WaitNs kernels come with the graph launch's id (three per launch on the H100), and a
+// replay of several passes runs the nodes' kernels again: records no node is left for are the
+// profiler's, also after the launch was resolved. A node whose kernel is unknown (id 0) takes
+// any record.
+TEST(graph_counting, records_no_node_is_left_for_are_the_profilers) {
+  graph_counting g;
+  g.launched(9, {node(11, 1, 4096, true)});
+  std::vector<finished_dispatch> ready;
+  EXPECT_EQ(kernel(g, 9, 99, 32, 5, ready), graph_counting::not_a_node);
+  EXPECT_EQ(kernel(g, 9, 1, 4096, 10, ready), 11u);
+  g.collected(9, {range(10)}, ready);
+  ASSERT_EQ(ready.size(), 1u);  // resolved
+  EXPECT_EQ(kernel(g, 9, 99, 32, 15, ready), graph_counting::not_a_node);
+  EXPECT_EQ(kernel(g, 9, 1, 4096, 20, ready), graph_counting::not_a_node);  // a replay's
+  EXPECT_EQ(kernel(g, 8, 1, 4096, 30, ready), 0u);                          // not a counted launch
+  g.launched(7, {node(21, 0, 64, true)});
+  EXPECT_EQ(kernel(g, 7, 5, 64, 40, ready), 21u);
 }
 
 }  // namespace

@@ -123,19 +123,20 @@ TEST_F(counting_fixture, an_unselected_launch_never_starts_the_profiler) {
   EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
 }
 
-// Graph counting is experimental and opt-in (launch_counting.cpp says why).
-struct graph_opt_in {
-  graph_opt_in() { ::setenv("ROCPROF_CUDA_COUNT_GRAPHS", "1", 1); }
-  ~graph_opt_in() { ::unsetenv("ROCPROF_CUDA_COUNT_GRAPHS"); }
+// ROCPROF_CUDA_COUNT_GRAPHS=0 switches graph counting off (launch_counting.cpp).
+struct graph_counting_off {
+  graph_counting_off() { ::setenv("ROCPROF_CUDA_COUNT_GRAPHS", "0", 1); }
+  ~graph_counting_off() { ::unsetenv("ROCPROF_CUDA_COUNT_GRAPHS"); }
 };
 
-TEST_F(counting_fixture, graph_launches_are_not_counted_by_default) {
+TEST_F(counting_fixture, graph_counting_can_be_switched_off) {
+  const graph_counting_off off;
   const auto graph = reinterpret_cast<CUgraph>(0x20);
   graph_kernel_node a;
   a.name = "_Z1av";
   a.grid[0] = a.grid[1] = a.grid[2] = 1;
   a.block[0] = 64, a.block[1] = a.block[2] = 1;
-  target.graphs[graph] = {a};
+  target.graphs[graph] = graph_shape{{a}, true};
   CUgraphExec exec = reinterpret_cast<CUgraphExec>(0x30);
   cuGraphInstantiateWithFlags_params inst{&exec, graph, 0};
   driver(graph_instantiate, 80, &inst);
@@ -146,7 +147,6 @@ TEST_F(counting_fixture, graph_launches_are_not_counted_by_default) {
 }
 
 TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
-  const graph_opt_in opt_in;
   const auto graph = reinterpret_cast<CUgraph>(0x20);
   graph_kernel_node a, b;
   a.name = "_Z1av";
@@ -155,7 +155,7 @@ TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
   b.name = "_Z1bv";
   b.grid[0] = b.grid[1] = b.grid[2] = 1;
   b.block[0] = 64, b.block[1] = b.block[2] = 1;
-  target.graphs[graph] = {a, b};
+  target.graphs[graph] = graph_shape{{a, b}, false};  // order told by the records
 
   CUgraphExec exec = reinterpret_cast<CUgraphExec>(0x30);
   cuGraphInstantiateWithFlags_params inst{&exec, graph, 0};
@@ -194,6 +194,56 @@ TEST_F(counting_fixture, graph_kernels_get_their_ranges_through_the_records) {
   EXPECT_EQ(sink.ends[0].dispatch_id, sink.asked[0].dispatch_id);
   EXPECT_EQ(sink.ends[0].values, (std::vector<double>{0, 1}));  // range 0
   EXPECT_EQ(sink.ends[1].dispatch_id, sink.asked[1].dispatch_id);
+  EXPECT_EQ(sink.ends[1].values, (std::vector<double>{200, 201}));  // range 2 (1: the copy)
+}
+
+}  // namespace
+}  // namespace rocprof::cuda
+
+namespace rocprof::cuda {
+namespace {
+
+struct auto_counting_fixture : test::counting_fixture_base {
+  void SetUp() override { start("auto"); }
+};
+
+// The H100's case (counter_app): kernel -> device-to-device copy -> kernel, a chain. The graph
+// runs under kernel replay whatever the mode (user replay failed at instantiation), its three
+// ranges go to the nodes by their place in the chain though no copy record comes, and CUPTI's
+// WaitNs records of the launch are nobody's dispatch.
+TEST_F(auto_counting_fixture, a_chain_with_a_copy_node_is_counted_under_kernel_replay) {
+  const auto graph = reinterpret_cast<CUgraph>(0x20);
+  graph_kernel_node a, copy, b;
+  a.name = "_Z1av";
+  a.grid[0] = 16, a.grid[1] = a.grid[2] = 1;
+  a.block[0] = 256, a.block[1] = a.block[2] = 1;
+  copy.copy = true;
+  b.name = "_Z1bv";
+  b.grid[0] = b.grid[1] = b.grid[2] = 1;
+  b.block[0] = 64, b.block[1] = b.block[2] = 1;
+  target.graphs[graph] = graph_shape{{a, copy, b}, true};
+  CUgraphExec exec = reinterpret_cast<CUgraphExec>(0x30);
+  cuGraphInstantiateWithFlags_params inst{&exec, graph, 0};
+  target.ranges_per_stop.push_back(0);
+  driver(graph_instantiate, 80, &inst);
+  EXPECT_EQ(target.last_replay_mode, CUPTI_KernelReplay);
+  cuGraphLaunch_params launch{exec, nullptr};
+  target.ranges_per_stop.push_back(3);
+  driver(graph_launch, 90, &launch);
+  EXPECT_EQ(target.last_replay_mode, CUPTI_KernelReplay);
+  ASSERT_EQ(sink.asked.size(), 2u);  // the copy node is no dispatch
+
+  const auto wait1 = kernel_record(90, "WaitNs", 1, 32, 50, 1);
+  const auto ka = kernel_record(90, "_Z1av", 16, 256, 0, 1);
+  const auto kb = kernel_record(90, "_Z1bv", 1, 64, 0, 1);
+  const auto wait2 = kernel_record(90, "WaitNs", 1, 32, 60, 1);
+  deliver({as_record(wait1), as_record(ka), as_record(kb), as_record(wait2)});
+  ASSERT_EQ(sink.kernels.size(), 2u);
+  EXPECT_EQ(sink.kernels[0].dispatch_id, sink.asked[0].dispatch_id);
+  EXPECT_EQ(sink.kernels[1].dispatch_id, sink.asked[1].dispatch_id);
+  EXPECT_EQ(session->counts().profiler_kernels, 2u);
+  ASSERT_EQ(sink.ends.size(), 2u);
+  EXPECT_EQ(sink.ends[0].values, (std::vector<double>{0, 1}));      // range 0
   EXPECT_EQ(sink.ends[1].values, (std::vector<double>{200, 201}));  // range 2 (1: the copy)
 }
 

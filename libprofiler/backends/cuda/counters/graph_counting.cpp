@@ -4,25 +4,26 @@
 
 namespace rocprof::cuda {
 
-void graph_counting::add_exec(uint64_t exec, std::vector<graph_kernel_node> nodes) {
+void graph_counting::add_exec(uint64_t exec, graph_shape shape) {
   std::lock_guard<std::mutex> lock(mutex_);
-  execs_[exec] = std::move(nodes);
+  execs_[exec] = std::move(shape);
 }
 
-bool graph_counting::exec_nodes(uint64_t exec, std::vector<graph_kernel_node>& nodes) {
+bool graph_counting::exec_nodes(uint64_t exec, graph_shape& shape) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = execs_.find(exec);
   if (it == execs_.end()) return false;
-  nodes = it->second;
+  shape = it->second;
   return true;
 }
 
 void graph_counting::launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes,
-                              uint32_t also_id) {
+                              uint32_t also_id, size_t ordered_ranges) {
   std::lock_guard<std::mutex> lock(mutex_);
   pending& p = launches_[cupti_id];
   p = pending{};
   p.nodes = std::move(nodes);
+  p.ordered_ranges = ordered_ranges;
   if (also_id != 0 && also_id != cupti_id) {
     p.also_id = also_id;
     aliases_[also_id] = cupti_id;
@@ -53,7 +54,7 @@ uint64_t graph_counting::kernel_record(uint32_t cupti_id, uint64_t kernel_id,
                                        std::vector<finished_dispatch>& ready) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = find_locked(cupti_id);
-  if (it == launches_.end()) return 0;
+  if (it == launches_.end()) return finished_.count(cupti_id) != 0 ? not_a_node : 0;
   pending& p = it->second;
   std::vector<bool> taken(p.nodes.size(), false);
   for (const record& r : p.records)
@@ -66,9 +67,11 @@ uint64_t graph_counting::kernel_record(uint32_t cupti_id, uint64_t kernel_id,
   int node = -1;
   for (size_t i = 0; i < p.nodes.size() && node < 0; ++i)
     if (!taken[i] && same_shape(p.nodes[i])) node = static_cast<int>(i);
-  for (size_t i = 0; i < p.nodes.size() && node < 0; ++i)  // no exact match: the next free
-    if (!taken[i]) node = static_cast<int>(i);
-  if (node < 0) return 0;  // more kernels than nodes: not ours to number
+  for (size_t i = 0; i < p.nodes.size() && node < 0; ++i)  // the same kernel, another shape
+    if (!taken[i] && p.nodes[i].kernel_id == kernel_id) node = static_cast<int>(i);
+  for (size_t i = 0; i < p.nodes.size() && node < 0; ++i)  // a node whose kernel is unknown
+    if (!taken[i] && p.nodes[i].kernel_id == 0) node = static_cast<int>(i);
+  if (node < 0) return not_a_node;
   p.records.push_back(record{start_ns, end_ns, node});
   ++p.kernels_matched;
   const uint64_t dispatch_id = p.nodes[static_cast<size_t>(node)].dispatch_id;
@@ -94,7 +97,14 @@ void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
                    [](const record& a, const record& b) { return a.start_ns < b.start_ns; });
   const size_t kernels = p.kernels_matched;
   std::vector<size_t> range_of(order.size(), SIZE_MAX);
-  if (p.ranges.size() == order.size()) {
+  if (p.ordered_ranges != 0 && p.ranges.size() == p.ordered_ranges) {
+    // A chain: each node's range is its place among the nodes that take ranges.
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i].node >= 0) {
+        const int index = p.nodes[static_cast<size_t>(order[i].node)].range_index;
+        if (index >= 0) range_of[i] = static_cast<size_t>(index);
+      }
+  } else if (p.ranges.size() == order.size()) {
     // Every kernel and copy took a range: they line up in execution order.
     for (size_t i = 0; i < order.size(); ++i)
       range_of[i] = i;
@@ -118,8 +128,20 @@ void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
     f.end_ns = order[i].end_ns;
     ready.push_back(std::move(f));
   }
+  remember_finished_locked(it->first, p);
   if (p.also_id != 0) aliases_.erase(p.also_id);
   launches_.erase(it);
+}
+
+void graph_counting::remember_finished_locked(uint32_t cupti_id, const pending& p) {
+  for (uint32_t id : {cupti_id, p.also_id}) {
+    if (id == 0 || !finished_.insert(id).second) continue;
+    finished_order_.push_back(id);
+  }
+  while (finished_order_.size() > finished_kept) {
+    finished_.erase(finished_order_.front());
+    finished_order_.pop_front();
+  }
 }
 
 void graph_counting::abandon(std::vector<finished_dispatch>& ready) {

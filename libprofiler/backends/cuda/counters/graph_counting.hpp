@@ -1,8 +1,11 @@
 // Counters of graph launches. A graph exec is profilable only when the range profiler was
 // started while it was instantiated (probe Q1); each launch then yields one range per kernel
 // node and per device-to-device copy node (which runs as a copy kernel), in execution order.
-// Which range belongs to which node is told by the launch's activity records: its kernel and
-// copy records sorted by start time line up with the ranges.
+// Which range belongs to which node: in a graph whose nodes form a chain (graph_shape::
+// one_order) range i is the i-th such node (`range_index`); otherwise the launch's activity
+// records tell, its kernel and copy records sorted by start time lining up with the ranges (on
+// the H100 under kernel replay no copy record came and kernel records had no times, so only
+// chains and graphs without copy nodes are counted there; the others get no values).
 //
 // Dispatch ids are given at launch, in the graph's node order (the dispatch callback needs
 // them before the launch); a kernel record of the launch takes the id of the first node not
@@ -15,8 +18,10 @@
 #include <rocprofiler-sdk/backend/backend_abi.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include "counters/range_profiler_api.hpp"
@@ -31,6 +36,7 @@ struct graph_node_dispatch {
   uint32_t grid_threads[3] = {0, 0, 0};
   uint32_t block[3] = {0, 0, 0};
   bool collected = false;  // counted in this launch's ranges (its config's set was the one)
+  int range_index = -1;    // its range in a graph of one order (-1: told by the records)
 };
 
 // A counted dispatch whose values are known: what goes to counting_dispatch_end.
@@ -42,21 +48,28 @@ struct finished_dispatch {
 
 class graph_counting {
  public:
-  // The kernel nodes of an instantiated graph exec (in dependency order).
-  void add_exec(uint64_t exec, std::vector<graph_kernel_node> nodes);
-  bool exec_nodes(uint64_t exec, std::vector<graph_kernel_node>& nodes);
+  // The nodes of an instantiated graph exec that take ranges (in dependency order).
+  void add_exec(uint64_t exec, graph_shape shape);
+  bool exec_nodes(uint64_t exec, graph_shape& shape);
 
   // A launch of a counted graph, keyed by the CUPTI correlation id its records carry. A
   // cudaGraphLaunch has two: the runtime call's and its cuGraphLaunch's; CUPTI documents the
   // graph's records as carrying the driver call's, so records of either id find the launch
   // (`also_id`, 0 or equal to cupti_id when there is one id).
-  void launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes, uint32_t also_id = 0);
+  // `ordered_ranges`: the ranges a launch of a one-order graph gives (its kernel and copy
+  // nodes; the nodes' range_index say which is whose), 0 for other graphs.
+  void launched(uint32_t cupti_id, std::vector<graph_node_dispatch> nodes, uint32_t also_id = 0,
+                size_t ordered_ranges = 0);
   // The ranges its Start/Stop produced (values per range, in execution order).
   void collected(uint32_t cupti_id, std::vector<std::vector<double>> ranges,
                  std::vector<finished_dispatch>& ready);
 
   // A kernel record of correlation `cupti_id`: the dispatch id it takes (0: not a counted
-  // graph launch; the caller numbers it as any other).
+  // graph launch; the caller numbers it as any other). not_a_node: a record no node of the
+  // launch is left for, which the range profiler made (CUPTI's WaitNs kernels, three per
+  // launch on the H100, and the kernels a replay of several passes runs again): not the
+  // application's work. A node takes a record of its kernel (kernel id 0: unknown, any).
+  static constexpr uint64_t not_a_node = ~uint64_t{0};
   uint64_t kernel_record(uint32_t cupti_id, uint64_t kernel_id, const uint32_t grid_threads[3],
                          const uint32_t block[3], uint64_t start_ns, uint64_t end_ns,
                          std::vector<finished_dispatch>& ready);
@@ -79,14 +92,21 @@ class graph_counting {
     std::vector<record> records;
     size_t kernels_matched = 0;
     uint32_t also_id = 0;  // its entry in aliases_, 0 when none
+    size_t ordered_ranges = 0;
   };
   void try_resolve(std::map<uint32_t, pending>::iterator it, std::vector<finished_dispatch>& ready);
   std::map<uint32_t, pending>::iterator find_locked(uint32_t cupti_id);
 
   std::mutex mutex_;
-  std::map<uint64_t, std::vector<graph_kernel_node>> execs_;
+  std::map<uint64_t, graph_shape> execs_;
   std::map<uint32_t, pending> launches_;
   std::map<uint32_t, uint32_t> aliases_;  // the launch's other CUPTI id -> its key
+  // Launches already resolved, by both their CUPTI ids, so that the range profiler's records
+  // that come after the launch's own are still known (the latest `finished_kept` launches).
+  static constexpr size_t finished_kept = 256;
+  void remember_finished_locked(uint32_t cupti_id, const pending& p);
+  std::set<uint32_t> finished_;
+  std::deque<uint32_t> finished_order_;
 };
 
 }  // namespace rocprof::cuda

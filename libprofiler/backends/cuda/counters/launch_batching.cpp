@@ -99,6 +99,11 @@ bool launch_counting::begin_one_launch(range_session& session, const counter_set
   return session.begin(set, CUPTI_KernelReplay, range_session::max_ranges / 4, why);
 }
 
+bool launch_counting::begin_graph_run(range_session& session, const counter_set& set,
+                                      std::string& why) {
+  return session.begin(set, CUPTI_KernelReplay, range_session::max_ranges / 4, why);
+}
+
 range_session* launch_counting::existing_session(CUcontext ctx) {
   std::lock_guard<std::mutex> lock(sessions_mutex_);
   const auto it = sessions_.find(ctx);

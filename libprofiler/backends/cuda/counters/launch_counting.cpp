@@ -152,17 +152,16 @@ void launch_counting::lost(const rocprof_counted_dispatch_t& d, const std::strin
   sink_.counting_end(d, nullptr, 0, 0, 0);
 }
 
-// Counting the kernels of CUDA graphs is experimental and off unless ROCPROF_CUDA_COUNT_GRAPHS=1.
-// On the H100 (2026-11-24) the range profiler running while a graph is instantiated adds its own
-// kernels to every launch of it (60 "WaitNs" kernels for counter_app's 20 launches) and, with a
-// group of several passes, replays the graph's kernels into the trace (846 kernel records for
-// 206 dispatches), while the graph's own dispatches still got no values. Left on, --pmc would
-// corrupt the kernel trace of every program that uses graphs (PyTorch's CUDA graphs among them);
-// off, graph kernels are traced exactly and counted by no one, and the user is told once.
+// The kernels of CUDA graphs are counted unless ROCPROF_CUDA_COUNT_GRAPHS=0. On the H100 the
+// range profiler running while a graph is instantiated adds kernels of its own to every launch
+// of it (3 "WaitNs" per launch of counter_app's graph) and, with a group of several passes,
+// replays the graph's kernels; their records carry the launch's CUPTI id and are left out
+// (graph_counting::not_a_node). Until session 8 they were not, and no graph node got values
+// (the launch waited for a copy record that never came): counting was off by default then.
 // Read at each graph call (not cached: graph launches and instantiations only, while counting).
 static bool graph_counting_enabled() {
   const char* value = std::getenv("ROCPROF_CUDA_COUNT_GRAPHS");
-  return value != nullptr && std::strcmp(value, "1") == 0;
+  return value == nullptr || std::strcmp(value, "0") != 0;
 }
 
 void launch_counting::enter(CUpti_CallbackId cbid, const CUpti_CallbackData& cb,
@@ -176,8 +175,8 @@ void launch_counting::enter(CUpti_CallbackId cbid, const CUpti_CallbackData& cb,
   if (!graph_counting_enabled()) {
     if (is_graph_launch(cbid))
       warn_counting_once("graphs-not-counted",
-                         "kernels run by CUDA graphs are traced but not counted (counting them is "
-                         "experimental: ROCPROF_CUDA_COUNT_GRAPHS=1)");
+                         "kernels run by CUDA graphs are traced but not counted "
+                         "(ROCPROF_CUDA_COUNT_GRAPHS=0)");
   } else if (is_graph_launch(cbid)) {
     graph_launch_enter(cb, ids);
   } else if (is_instantiate(cbid)) {
@@ -247,20 +246,24 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
 void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const launch_ids& ids) {
   if (cb.functionParams == nullptr) return;
   const auto* p = static_cast<const cuGraphLaunch_params*>(cb.functionParams);
-  std::vector<graph_kernel_node> nodes;
-  if (!graphs_.exec_nodes(reinterpret_cast<uint64_t>(p->hGraph), nodes)) return;
+  graph_shape graph;
+  if (!graphs_.exec_nodes(reinterpret_cast<uint64_t>(p->hGraph), graph)) return;
   std::vector<graph_node_dispatch> dispatches;
   uint64_t set = 0;
-  for (const graph_kernel_node& n : nodes) {
+  int range_index = 0;
+  for (const graph_kernel_node& n : graph.nodes) {
+    const int range = range_index++;
+    if (n.copy) continue;  // takes a range, is no dispatch
     launch_shape shape;
     shape.function = n.function;
     std::copy(n.grid, n.grid + 3, shape.grid);
     std::copy(n.block, n.block + 3, shape.block);
     shape.shared = n.dynamic_shared_memory;
     graph_node_dispatch g;
+    g.range_index = graph.one_order ? range : -1;
     g.dispatch_id = processor_.next_dispatch_id();
     const rocprofiler_kernel_dispatch_info_t info = dispatch_info(cb, shape, n.name, g.dispatch_id);
-    g.kernel_id = info.kernel_id;
+    g.kernel_id = n.name.empty() ? 0 : info.kernel_id;  // 0: its records cannot be told
     for (int i = 0; i < 3; ++i) {
       g.grid_threads[i] = n.grid[i] * n.block[i];
       g.block[i] = n.block[i];
@@ -280,14 +283,15 @@ void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const lau
     dispatches.push_back(g);
   }
   const uint32_t records_id = ids.outer_cupti_id;
-  graphs_.launched(records_id, dispatches, ids.cupti_id);
+  graphs_.launched(records_id, dispatches, ids.cupti_id,
+                   graph.one_order ? static_cast<size_t>(range_index) : 0);
   std::vector<finished_dispatch> ready;
   counter_set cs;
   range_session* session = set != 0 && sets_.find(set, cs) ? session_for(cb, cs.agent_id) : nullptr;
   std::string why = set != 0 ? "the range profiler is not available" : "";
   if (session != nullptr) {
     session->mutex().lock();
-    if (begin_one_launch(*session, cs, why)) {
+    if (begin_graph_run(*session, cs, why)) {
       t_pending = pending_launch{pending_launch::kind::graph, session, {}, 0, records_id, {}, 0};
       return;
     }
@@ -326,7 +330,7 @@ void launch_counting::instantiate_enter(const CUpti_CallbackData& cb) {
   if (session == nullptr) return;
   session->mutex().lock();
   std::string why;
-  if (!begin_one_launch(*session, cs, why)) {
+  if (!begin_graph_run(*session, cs, why)) {
     session->mutex().unlock();
     warn_counting_once(why, why + " (while a CUDA graph was instantiated)");
     session = nullptr;
@@ -350,9 +354,9 @@ void launch_counting::instantiate_exit(const CUpti_CallbackData& cb) {
   if (session != nullptr) finish(*session, ranges);
   const auto* p = static_cast<const instantiate_params*>(cb.functionParams);
   if (p == nullptr || p->exec == nullptr || *p->exec == nullptr || !ensure_apis()) return;
-  std::vector<graph_kernel_node> nodes;
-  if (target_->graph_kernel_nodes(p->graph, nodes))
-    graphs_.add_exec(reinterpret_cast<uint64_t>(*p->exec), std::move(nodes));
+  graph_shape graph;
+  if (target_->graph_kernel_nodes(p->graph, graph))
+    graphs_.add_exec(reinterpret_cast<uint64_t>(*p->exec), std::move(graph));
 }
 
 void launch_counting::exit(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) {

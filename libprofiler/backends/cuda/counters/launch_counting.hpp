@@ -135,6 +135,10 @@ class launch_counting {
   // Starts the profiler for one launch (or graph instantiation) with the set's replay mode;
   // user replay refused: kernel replay, now and later.
   bool begin_one_launch(range_session& session, const counter_set& set, std::string& why);
+  // Starts the profiler around a graph's instantiation or launch: always with kernel replay.
+  // On the H100 (session 8) Stop failed with CUPTI_ERROR_UNKNOWN under user replay after an
+  // instantiation, and after the first launch of a graph instantiated under kernel replay.
+  bool begin_graph_run(range_session& session, const counter_set& set, std::string& why);
   range_session* existing_session(CUcontext ctx);
   // Stops the session's running batch (its mutex held) and finishes its dispatches.
   void flush_locked(range_session& session, std::vector<finished_dispatch>& ready);

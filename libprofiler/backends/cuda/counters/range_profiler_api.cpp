@@ -37,6 +37,7 @@ struct driver_graph_table {
   decltype(&::cuGraphNodeGetType) node_type = nullptr;
   decltype(&::cuGraphKernelNodeGetParams) kernel_params = nullptr;
   decltype(&::cuGraphNodeGetDependencies) dependencies = nullptr;
+  decltype(&::cuGraphMemcpyNodeGetParams) memcpy_params = nullptr;
   decltype(&::cuFuncGetName) func_name = nullptr;
   decltype(&::cuKernelGetName) kernel_name = nullptr;
   decltype(&::cuStreamIsCapturing) is_capturing = nullptr;
@@ -121,7 +122,7 @@ class range_profiler_dl_api final
     return r;
   }
 
-  bool graph_kernel_nodes(CUgraph graph, std::vector<graph_kernel_node>& out) override;
+  bool graph_kernel_nodes(CUgraph graph, graph_shape& out) override;
   std::string function_name(CUfunction function) override {
     const char* name = nullptr;
     if (d_.func_name == nullptr || function == nullptr ||
@@ -159,8 +160,9 @@ class range_profiler_dl_api final
   driver_graph_table d_;
 };
 
-bool range_profiler_dl_api::graph_kernel_nodes(CUgraph graph, std::vector<graph_kernel_node>& out) {
-  out.clear();
+bool range_profiler_dl_api::graph_kernel_nodes(CUgraph graph, graph_shape& out) {
+  out = graph_shape{};
+  out.one_order = true;
   if (d_.get_nodes == nullptr || d_.node_type == nullptr || d_.kernel_params == nullptr ||
       d_.dependencies == nullptr)
     return false;
@@ -184,16 +186,30 @@ bool range_profiler_dl_api::graph_kernel_nodes(CUgraph graph, std::vector<graph_
   }
   std::vector<bool> done(nodes.size(), false);
   for (size_t placed = 0; placed < nodes.size(); ++placed) {
-    size_t next = nodes.size();
-    for (size_t i = 0; i < nodes.size() && next == nodes.size(); ++i)
+    size_t next = nodes.size(), ready = 0;
+    for (size_t i = 0; i < nodes.size(); ++i)
       if (!done[i] &&
-          std::all_of(deps[i].begin(), deps[i].end(), [&](size_t d) { return done[d]; }))
-        next = i;
+          std::all_of(deps[i].begin(), deps[i].end(), [&](size_t d) { return done[d]; })) {
+        if (next == nodes.size()) next = i;
+        ++ready;
+      }
     if (next == nodes.size()) return false;  // a cycle: not a valid graph
+    if (ready > 1) out.one_order = false;    // parallel branches
     done[next] = true;
     CUgraphNodeType type{};
-    if (d_.node_type(nodes[next], &type) != CUDA_SUCCESS || type != CU_GRAPH_NODE_TYPE_KERNEL)
+    if (d_.node_type(nodes[next], &type) != CUDA_SUCCESS) continue;
+    if (type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+      CUDA_MEMCPY3D copy{};
+      if (d_.memcpy_params != nullptr && d_.memcpy_params(nodes[next], &copy) == CUDA_SUCCESS &&
+          copy.srcMemoryType == CU_MEMORYTYPE_DEVICE &&
+          copy.dstMemoryType == CU_MEMORYTYPE_DEVICE) {
+        graph_kernel_node c;
+        c.copy = true;
+        out.nodes.push_back(std::move(c));
+      }
       continue;
+    }
+    if (type != CU_GRAPH_NODE_TYPE_KERNEL) continue;
     CUDA_KERNEL_NODE_PARAMS p{};
     if (d_.kernel_params(nodes[next], &p) != CUDA_SUCCESS) continue;
     graph_kernel_node k;
@@ -210,7 +226,7 @@ bool range_profiler_dl_api::graph_kernel_nodes(CUgraph graph, std::vector<graph_
     k.block[1] = p.blockDimY;
     k.block[2] = p.blockDimZ;
     k.dynamic_shared_memory = p.sharedMemBytes;
-    out.push_back(std::move(k));
+    out.nodes.push_back(std::move(k));
   }
   return true;
 }
@@ -232,6 +248,7 @@ std::unique_ptr<range_profiler_api> open_range_profiler(const cupti_library& lib
     resolve_symbol(cuda, "cuGraphNodeGetType", d.node_type);
     resolve_symbol(cuda, "cuGraphKernelNodeGetParams_v2", d.kernel_params);
     resolve_symbol(cuda, "cuGraphNodeGetDependencies_v2", d.dependencies);
+    resolve_symbol(cuda, "cuGraphMemcpyNodeGetParams", d.memcpy_params);
     resolve_symbol(cuda, "cuFuncGetName", d.func_name);
     resolve_symbol(cuda, "cuKernelGetName", d.kernel_name);
     resolve_symbol(cuda, "cuStreamIsCapturing", d.is_capturing);

@@ -22,13 +22,25 @@
 
 namespace rocprof::cuda {
 
-// One kernel node of a graph, as the dispatch callback needs it.
+// One kernel node of a graph, as the dispatch callback needs it, or a device-to-device copy
+// node (`copy`): the driver runs it as a copy kernel, which takes a range of its own under the
+// range profiler (the H100: 3 ranges for kernel, copy, kernel) and is nobody's dispatch.
 struct graph_kernel_node {
   CUfunction function = nullptr;
   std::string name;  // mangled, as kernel records name it
   uint32_t grid[3] = {0, 0, 0};
   uint32_t block[3] = {0, 0, 0};
   uint32_t dynamic_shared_memory = 0;
+  bool copy = false;
+};
+
+// The nodes of a graph that take ranges, in an order that respects its dependencies.
+// `one_order`: every node of the graph waits for the one before it (a chain), so the launch runs
+// them in this order and range i of the launch is nodes[i]. Otherwise the order among parallel
+// branches is the driver's, and only the launch's activity records can tell ranges apart.
+struct graph_shape {
+  std::vector<graph_kernel_node> nodes;
+  bool one_order = false;
 };
 
 class range_profiler_api {
@@ -51,9 +63,8 @@ class range_profiler_api {
   virtual CUptiResult counter_data_initialize(CUpti_RangeProfiler_Object* object,
                                               std::vector<uint8_t>& image) = 0;
   virtual CUptiResult counter_data_ranges(const std::vector<uint8_t>& image, size_t& ranges) = 0;
-  // The kernel nodes of a graph, in an order that respects its dependencies; false when the
-  // driver cannot say.
-  virtual bool graph_kernel_nodes(CUgraph graph, std::vector<graph_kernel_node>& nodes) = 0;
+  // The kernel and device-to-device copy nodes of a graph; false when the driver cannot say.
+  virtual bool graph_kernel_nodes(CUgraph graph, graph_shape& shape) = 0;
   // The mangled name of a kernel function (cuFuncGetName); "" when unknown.
   virtual std::string function_name(CUfunction function) = 0;
   // The function's registers, static shared memory and local memory; false when the driver
