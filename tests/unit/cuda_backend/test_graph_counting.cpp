@@ -122,6 +122,20 @@ TEST(graph_counting, abandon_finishes_counted_nodes_without_values) {
   EXPECT_EQ(kernel(g, 7, 1, 64, 10, ready), 0u);  // forgotten
 }
 
+// Parallel branches (no single order) whose kernel records carry no times, as under kernel
+// replay on the H100: which range is whose cannot be told, so the nodes get no values.
+TEST(graph_counting, untimed_records_of_parallel_branches_give_no_values) {
+  graph_counting g;
+  g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
+  std::vector<finished_dispatch> ready;
+  g.collected(4, {range(10), range(20)}, ready);
+  EXPECT_EQ(kernel(g, 4, 8, 2048, 0, ready), 2u);
+  EXPECT_EQ(kernel(g, 4, 7, 1024, 0, ready), 1u);
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_TRUE(ready[0].values.empty());
+  EXPECT_TRUE(ready[1].values.empty());
+}
+
 TEST(graph_counting, exec_nodes_are_kept_per_exec) {
   graph_counting g;
   graph_kernel_node n;
