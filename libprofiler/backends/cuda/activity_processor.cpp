@@ -164,29 +164,34 @@ void activity_processor::report_symbol_locked(const std::string& name, uint64_t 
   sink_.kernel_symbol(s);
 }
 
-uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
-  const std::string key = k.name != nullptr ? k.name : "";
-  const uint64_t id = kernel_id_locked(key);
+void activity_processor::report_record_symbol_locked(const CUpti_ActivityKernel10& k,
+                                                     const std::string& name, uint64_t id) {
   function_resources r;
   r.static_shared_memory =
       k.staticSharedMemory > 0 ? static_cast<uint32_t>(k.staticSharedMemory) : 0;
   r.local_memory_per_thread = k.localMemoryPerThread;
   r.registers_per_thread = k.registersPerThread;
-  report_symbol_locked(key, id, r);
+  report_symbol_locked(name, id, r);
+}
+
+uint64_t activity_processor::kernel_id_of(const CUpti_ActivityKernel10& k) {
+  const std::string key = k.name != nullptr ? k.name : "";
+  const uint64_t id = kernel_id_locked(key);
+  report_record_symbol_locked(k, key, id);
   return id;
 }
 
 bool activity_processor::launched_elsewhere(const CUpti_ActivityKernel10& k,
-                                            const correlation_entry& c) {
-  if (c.kernel_id == 0 || k.graphId != 0) return false;
-  const std::string name = k.name != nullptr ? k.name : "";
-  if (kernel_id_locked(name) == c.kernel_id) return false;
+                                            const correlation_entry& c, uint64_t kernel_id) {
+  return c.kernel_id != 0 && k.graphId == 0 && kernel_id != c.kernel_id;
+}
+
+void activity_processor::leave_out_profiler_kernel(const std::string& name) {
   if (counts_.profiler_kernels++ == 0 && std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
     std::fprintf(stderr,
                  "rocprofv3 [cuda]: counters: kernel records of the range profiler's own kernels "
                  "(%s), launched inside counted launches, are left out of the trace\n",
                  name.c_str());
-  return true;
 }
 
 uint64_t activity_processor::kernel_id_of_name(const char* name) {
@@ -243,14 +248,17 @@ void activity_processor::process(const CUpti_Activity& record) {
       kernel_event e = translate(k);
       const bool waits = awaits_api_record(k.correlationId);
       const correlation_entry c = waits ? correlation_entry{} : resolve(k.correlationId);
-      if (launched_elsewhere(k, c)) break;
+      const std::string name = k.name != nullptr ? k.name : "";
       e.agent_id = agent_of(k.deviceId);
-      e.kernel_id = kernel_id_of(k);
-      e.dispatch_id = dispatch_id_of(k, e, c.dispatch_id);
-      if (e.dispatch_id == 0) {  // the range profiler's own kernel in a counted graph launch
-        ++counts_.profiler_kernels;
+      e.kernel_id = kernel_id_locked(name);
+      // 0 stays for the range profiler's own kernels: not the application's work, no symbol.
+      if (!launched_elsewhere(k, c, e.kernel_id))
+        e.dispatch_id = dispatch_id_of(k, e, c.dispatch_id);
+      if (e.dispatch_id == 0) {
+        leave_out_profiler_kernel(name);
         break;
       }
+      report_record_symbol_locked(k, name, e.kernel_id);
       ++counts_.kernels;
       if (waits) {
         waiting_.emplace(k.correlationId, waiting_work{e});

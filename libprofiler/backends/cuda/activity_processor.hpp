@@ -148,11 +148,18 @@ class activity_processor {
   using waiting_work = std::variant<kernel_event, memcpy_event, memset_event, allocation_event>;
   void emit_waiting(waiting_work& w, const correlation_entry& c);
   uint64_t kernel_id_of(const CUpti_ActivityKernel10& k);
-  // True for a kernel record that carries a counted launch's CUPTI id but is not the kernel
-  // launched: under user and application replay the range profiler runs kernels of its own
-  // inside the launch call (CUPTI's "WaitNs" on the H100, one per counted launch). They are
-  // not the application's work and must not take the launch's dispatch id.
-  bool launched_elsewhere(const CUpti_ActivityKernel10& k, const correlation_entry& c);
+  // Reports `name`'s symbol (unless it was) with the record's resources.
+  void report_record_symbol_locked(const CUpti_ActivityKernel10& k, const std::string& name,
+                                   uint64_t id);
+  // True for a kernel record (of kernel `kernel_id`) that carries a counted launch's CUPTI id
+  // but is not the kernel launched: under user and application replay the range profiler runs
+  // kernels of its own inside the launch call (CUPTI's "WaitNs" on the H100, one per counted
+  // launch). They are not the application's work and must not take the launch's dispatch id.
+  static bool launched_elsewhere(const CUpti_ActivityKernel10& k, const correlation_entry& c,
+                                 uint64_t kernel_id);
+  // Counts a left-out kernel record of the range profiler's (named once with
+  // ROCPROF_CUDA_VERBOSE): launched_elsewhere, or graph_counting::not_a_node.
+  void leave_out_profiler_kernel(const std::string& name);
   uint64_t kernel_id_locked(const std::string& name);
   // Reports `name`'s symbol unless it was; the resources are the first record's or launch's.
   void report_symbol_locked(const std::string& name, uint64_t id, const function_resources& r);
