@@ -260,6 +260,8 @@ void activity_processor::process(const CUpti_Activity& record) {
       }
       report_record_symbol_locked(k, name, e.kernel_id);
       ++counts_.kernels;
+      if (e.start_ns == 0 && e.end_ns == 0 && c.dispatch_id != 0 && replayed_ != nullptr)
+        replayed_->take(c.dispatch_id, e.start_ns, e.end_ns);
       if (waits) {
         waiting_.emplace(k.correlationId, waiting_work{e});
         break;

@@ -20,6 +20,7 @@
 #include "backend_sink.hpp"
 #include "correlation_map.hpp"
 #include "counters/graph_counting.hpp"
+#include "counters/replayed_launch_times.hpp"
 #include "cupti_api.hpp"
 #include "nested_api_records.hpp"
 
@@ -105,6 +106,8 @@ class activity_processor {
   // Counted graph launches: their kernel records take the ids given at launch, and their
   // kernel and device-to-device copy records tell which range is whose.
   void set_graph_counting(graph_counting* graphs) { graphs_ = graphs; }
+  // Kernels counted with kernel replay: their records carry no times and take their launch's.
+  void set_replayed_launch_times(replayed_launch_times* times) { replayed_ = times; }
 
  private:
   uint64_t agent_of(uint32_t device) const;
@@ -175,6 +178,7 @@ class activity_processor {
   std::unordered_map<std::string, uint64_t> kernel_ids_;
   std::unordered_set<std::string> symbols_reported_;
   graph_counting* graphs_ = nullptr;
+  replayed_launch_times* replayed_ = nullptr;
   std::unordered_map<std::string, uint64_t> code_object_of_;  // function name -> code object
   bool join_api_records_ = false;
   std::unordered_multimap<uint32_t, waiting_work> waiting_;  // CUPTI correlation id -> work

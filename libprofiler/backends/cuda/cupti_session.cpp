@@ -133,6 +133,7 @@ cupti_session::cupti_session(cupti_api& api, backend_sink& sink)
       processor_{sink, correlations_},
       counting_{api, sink, processor_, correlations_, plugin_counter_sets()} {
   processor_.set_graph_counting(&counting_.graphs());
+  processor_.set_replayed_launch_times(&counting_.replayed());
   nested_driver_traced_ = env_flag("ROCPROF_CUDA_NESTED_DRIVER_API");
   api_records_requested_ = api_records_wanted();
 }

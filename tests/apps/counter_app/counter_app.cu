@@ -3,7 +3,10 @@
 // known number of FFMA instructions per thread, vec_add with a known number of warps, and a
 // CUDA graph of two kernel nodes around a device-to-device copy node; ~200 kernels in all.
 //
-//   counter_app [--iterations N] [--graph-launches G] [--no-graph]
+//   counter_app [--iterations N] [--graph-launches G] [--no-graph] [--parallel-graph]
+//
+// --parallel-graph captures the graph's two kernels on parallel branches (forked from one
+// stream, joined by an event) after the copy, instead of the chain kernel -> copy -> kernel.
 //
 // Before the work it prints one "COUNTER_APP_EXPECT {json}" line per kernel name with the
 // values each dispatch of it must give: warps (smsp__warps_launched.sum, SQ_WAVES), ffma (thread
@@ -84,7 +87,7 @@ void expect(const char* kernel, unsigned long long dispatches, unsigned long lon
 
 int main(int argc, char** argv) {
   int iterations = 80, graph_launches = 20;
-  bool graph = true;
+  bool graph = true, parallel_graph = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc)
       iterations = std::atoi(argv[++i]);
@@ -92,6 +95,8 @@ int main(int argc, char** argv) {
       graph_launches = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--no-graph") == 0)
       graph = false;
+    else if (std::strcmp(argv[i], "--parallel-graph") == 0)
+      parallel_graph = true;
   }
   if (!graph) graph_launches = 0;
 
@@ -136,10 +141,26 @@ int main(int argc, char** argv) {
     CHECK(cudaStreamCreate(&s));
     cudaGraph_t g = nullptr;
     cudaGraphExec_t exec = nullptr;
+    cudaStream_t branch = nullptr;
+    cudaEvent_t fork = nullptr, join = nullptr;
+    CHECK(cudaStreamCreate(&branch));
+    CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+    CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    vec_add<<<add_blocks, add_threads, 0, s>>>(a, b, c, add_n);
-    CHECK(cudaMemcpyAsync(d, c, graph_copy_bytes, cudaMemcpyDeviceToDevice, s));
-    fma_loop<<<fma_blocks, fma_threads, 0, s>>>(fma_out, 1.0001f, 0.5f);
+    if (parallel_graph) {
+      // copy -> (vec_add on s || fma_loop on branch) -> join on s
+      CHECK(cudaMemcpyAsync(d, c, graph_copy_bytes, cudaMemcpyDeviceToDevice, s));
+      CHECK(cudaEventRecord(fork, s));
+      CHECK(cudaStreamWaitEvent(branch, fork, 0));
+      vec_add<<<add_blocks, add_threads, 0, s>>>(a, b, c, add_n);
+      fma_loop<<<fma_blocks, fma_threads, 0, branch>>>(fma_out, 1.0001f, 0.5f);
+      CHECK(cudaEventRecord(join, branch));
+      CHECK(cudaStreamWaitEvent(s, join, 0));
+    } else {
+      vec_add<<<add_blocks, add_threads, 0, s>>>(a, b, c, add_n);
+      CHECK(cudaMemcpyAsync(d, c, graph_copy_bytes, cudaMemcpyDeviceToDevice, s));
+      fma_loop<<<fma_blocks, fma_threads, 0, s>>>(fma_out, 1.0001f, 0.5f);
+    }
     CHECK(cudaStreamEndCapture(s, &g));
     CHECK(cudaGraphInstantiate(&exec, g, 0));
     for (int i = 0; i < graph_launches; ++i) {
@@ -149,6 +170,9 @@ int main(int argc, char** argv) {
     CHECK(cudaStreamSynchronize(s));
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(g));
+    CHECK(cudaEventDestroy(fork));
+    CHECK(cudaEventDestroy(join));
+    CHECK(cudaStreamDestroy(branch));
     CHECK(cudaStreamDestroy(s));
   }
   CHECK(cudaDeviceSynchronize());

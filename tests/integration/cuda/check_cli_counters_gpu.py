@@ -35,7 +35,8 @@
              (rocprofv3's multiplex test), every counter present
   join       --kernel-trace with --pmc: every counter row joins kernel_trace.csv on Dispatch_Id
              (same kernel, correlation id and agent); the kernel filters and the iteration range
-             choose the counted dispatches
+             choose the counted dispatches; kernels counted with kernel replay (GRBM_COUNT) carry
+             their launch's start and their own duration in both files
   torch      PyTorch x @ x under --pmc SQ_WAVES GRBM_COUNT names its GEMM kernel with values
 
 The program is tests/apps/counter_app when built (its kernels are known: a streaming copy, an FMA
@@ -448,7 +449,43 @@ def join(c):
               if base_name(k["Kernel_Name"]) == first][1:3]
     c.eq(sorted(r["Dispatch_Id"] for r in rows), sorted(wanted),
          "only iterations 2 and 3 of the included kernel are counted; the trace keeps all")
-    result("join", counted=len(rows), kernels=len(kernels))
+    # An elapsed-time counter is collected with kernel replay, whose kernel records carry no
+    # times: each kernel row takes the span of its launch, as its counter rows do.
+    out = os.path.join(ARGS.work, "join_replayed")
+    p, _ = rocprofv3(out, "--kernel-trace", "--pmc", "GRBM_COUNT",
+                     app=[ARGS.app, "--no-graph", "--iterations", "10"])
+    c.eq(p.returncode, 0, "--kernel-trace --pmc GRBM_COUNT")
+    replayed = {r["Dispatch_Id"]: r for r in csv_rows(out, "kernel_trace")}
+    untimed = [r for r in replayed.values()
+               if int(r["Start_Timestamp"]) <= 0 or int(r["End_Timestamp"]) <= int(r["Start_Timestamp"])]
+    c.check(replayed and not untimed,
+            f"kernels counted with kernel replay have times ({len(untimed)} of {len(replayed)} lack them)")
+    replayed_rows = csv_rows(out, "counter_collection")
+    apart = [r for r in replayed_rows if r["Dispatch_Id"] not in replayed
+             or r["Start_Timestamp"] != replayed[r["Dispatch_Id"]]["Start_Timestamp"]
+             or r["End_Timestamp"] != replayed[r["Dispatch_Id"]]["End_Timestamp"]]
+    c.check(replayed_rows and not apart,
+            f"counter rows and kernel rows of a replayed dispatch share its span ({len(apart)} differ)")
+    # Their durations are the kernel's own (gpu__time_duration), not the replayed launch's
+    # (6-12 ms on the H100): per kernel, near the durations CUPTI's records gave the same
+    # kernels in the first run (counted without replay).
+    def median_durations(rows):
+        by_name = collections.defaultdict(list)
+        for r in rows:
+            if int(r["Start_Timestamp"]) > 0:
+                by_name[base_name(r["Kernel_Name"])].append(
+                    int(r["End_Timestamp"]) - int(r["Start_Timestamp"]))
+        return {name: sorted(v)[len(v) // 2] for name, v in by_name.items()}
+    recorded = median_durations(kernel_rows)
+    for name, duration in sorted(median_durations(replayed.values()).items()):
+        if name not in recorded or recorded[name] <= 0:
+            continue
+        ratio = duration / recorded[name]
+        print(f"  {name}: {duration / 1e3:.1f} us under kernel replay, "
+              f"{recorded[name] / 1e3:.1f} us recorded by CUPTI ({ratio:.2f}x)")
+        c.check(0.5 <= ratio <= 2.0, f"{name}'s duration under kernel replay is its own "
+                f"({ratio:.2f}x CUPTI's record)")
+    result("join", counted=len(rows), kernels=len(kernels), replayed=len(replayed))
 
 
 def torch(c):

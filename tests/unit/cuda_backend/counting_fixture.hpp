@@ -26,6 +26,7 @@ class counting_sink : public recording_sink {
     uint64_t correlation_id = 0;
     std::vector<double> values;
     bool lost = false;
+    uint64_t start_ns = 0, end_ns = 0;
   };
   std::vector<rocprofiler_kernel_dispatch_info_t> asked;
   std::vector<uint64_t> asked_correlation;
@@ -45,9 +46,11 @@ class counting_sink : public recording_sink {
     d.correlation_id.internal = correlation_id;
     return set;
   }
-  void counting_end(const rocprof_counted_dispatch_t& d, const double* values, uint64_t n, uint64_t,
-                    uint64_t) override {
+  void counting_end(const rocprof_counted_dispatch_t& d, const double* values, uint64_t n,
+                    uint64_t start_ns, uint64_t end_ns) override {
     delivered e;
+    e.start_ns = start_ns;
+    e.end_ns = end_ns;
     e.dispatch_id = d.dispatch_info.dispatch_id;
     e.correlation_id = d.correlation_id.internal;
     if (values != nullptr) e.values.assign(values, values + n);

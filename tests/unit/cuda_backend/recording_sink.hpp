@@ -16,7 +16,13 @@ class recording_sink : public backend_sink {
   bool domains[static_cast<size_t>(cuda_domain::count)] = {};
   uint64_t cpu_agent = 1;
 
-  uint64_t timestamp() override { return 1; }
+  // Each reading advances the clock by clock_step (0: always 1).
+  uint64_t clock = 1, clock_step = 0;
+  uint64_t timestamp() override {
+    const uint64_t now = clock;
+    clock += clock_step;
+    return now;
+  }
   uint64_t next_correlation_id() override { return next_id++; }
   // The external id "pushed" on the calling thread (by a test, standing in for a ROCTx range).
   inline static thread_local uint64_t thread_external = 0;

@@ -4,6 +4,8 @@
 // 100 * r + m (so a test can tell which range a value came from).
 #pragma once
 
+#include <algorithm>
+
 #include <cstring>
 #include <deque>
 #include <map>
@@ -125,6 +127,7 @@ class synthetic_range_profiler final : public range_profiler_api {
 class synthetic_counting_host final : public stub_profiler_host {
  public:
   size_t passes = 1;
+  std::string costs_a_pass;  // a metric that adds a pass to any config it is in
   std::vector<std::vector<std::string>> configured;  // metric lists of built configs
 
   CUptiResult config_add_metrics(CUpti_Profiler_Host_ConfigAddMetrics_Params* p) override {
@@ -140,7 +143,9 @@ class synthetic_counting_host final : public stub_profiler_host {
     return CUPTI_SUCCESS;
   }
   CUptiResult num_passes(CUpti_Profiler_Host_GetNumOfPasses_Params* p) override {
-    p->numOfPasses = passes;
+    const std::vector<std::string>& last = configured.back();
+    const bool costly = std::find(last.begin(), last.end(), costs_a_pass) != last.end();
+    p->numOfPasses = passes + (costly ? 1 : 0);
     return CUPTI_SUCCESS;
   }
   CUptiResult evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params* p) override {

@@ -249,6 +249,35 @@ TEST_F(kernel_batching_fixture, kernel_replay_batches_launches_each_dispatch_its
   }
 }
 
+// Kernel replay leaves the kernel records without times (H100): batched under kernel replay,
+// each takes its launch's span (replayed_launch_times). Under user replay records keep theirs.
+TEST_F(kernel_batching_fixture, untimed_kernel_records_take_their_launch_spans) {
+  sink.clock_step = 10;
+  launch_batch(2);
+  ASSERT_EQ(sink.ends.size(), 2u);
+  CUpti_ActivityKernel10 k{};
+  k.kind = CUPTI_ACTIVITY_KIND_KERNEL;
+  k.name = "_Z1kv";
+  k.correlationId = 101;  // the second launch
+  deliver({reinterpret_cast<const CUpti_Activity*>(&k)});
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].dispatch_id, sink.ends[1].dispatch_id);
+  EXPECT_NE(sink.kernels[0].start_ns, 0u);
+  EXPECT_LT(sink.kernels[0].start_ns, sink.kernels[0].end_ns);
+}
+
+TEST_F(batching_fixture, user_replay_notes_no_spans) {
+  sink.clock_step = 10;
+  launch_batch(1);
+  CUpti_ActivityKernel10 k{};
+  k.kind = CUPTI_ACTIVITY_KIND_KERNEL;
+  k.name = "_Z1kv";
+  k.correlationId = 100;
+  deliver({reinterpret_cast<const CUpti_Activity*>(&k)});
+  ASSERT_EQ(sink.kernels.size(), 1u);
+  EXPECT_EQ(sink.kernels[0].start_ns, 0u);  // nothing to take: the record is left as it came
+}
+
 }  // namespace
 }  // namespace rocprof::cuda
 

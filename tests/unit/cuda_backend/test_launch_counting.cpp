@@ -93,6 +93,35 @@ TEST_F(counting_fixture, the_range_profilers_own_kernel_does_not_take_the_launch
   EXPECT_EQ(sink.symbols.size(), 1u);  // WaitNs is no kernel of the program's
 }
 
+// Seen on the H100 (sessions 7-9): the records of kernels counted with kernel replay carry 0 as
+// start and end. Such a record takes its launch's start and the kernel's duration (the counter
+// record's span too); a record with times of its own keeps them.
+TEST_F(counting_fixture, a_kernel_counted_with_kernel_replay_takes_its_launch_span) {
+  sink.clock_step = 100;
+  const cuLaunchKernel_params p = launch_params(16, 256);
+  driver(driver_launch, 30, &p, "_Z6vecaddv");
+  driver(driver_launch, 31, &p, "_Z6vecaddv");
+  ASSERT_EQ(sink.ends.size(), 2u);
+  const auto& counted = sink.ends[0];
+  // Narrowed to the kernel's own duration: the range's gpu__time_duration (2 ns for range 0 in
+  // the synthetic host), inside the launch's span.
+  EXPECT_EQ(counted.end_ns - counted.start_ns, 2u);
+  auto untimed = kernel_record(30, "_Z6vecaddv", 16, 256, 0);
+  untimed.end = 0;
+  const auto timed = kernel_record(31, "_Z6vecaddv", 16, 256, 5000);
+  deliver({as_record(untimed), as_record(timed)});
+  ASSERT_EQ(sink.kernels.size(), 2u);
+  EXPECT_EQ(sink.kernels[0].start_ns, counted.start_ns);
+  EXPECT_EQ(sink.kernels[0].end_ns, counted.end_ns);
+  EXPECT_EQ(sink.kernels[1].start_ns, 5000u);
+  EXPECT_EQ(sink.kernels[1].end_ns, 5010u);
+
+  // A span is taken once: a second untimed record of the same launch keeps its zeros.
+  deliver({as_record(untimed)});
+  ASSERT_EQ(sink.kernels.size(), 3u);
+  EXPECT_EQ(sink.kernels[2].start_ns, 0u);
+}
+
 // Seen on the H100: starting the range profiler inside a stream capture broke the capture
 // (cudaMemcpyAsync then failed with "operation failed due to a previous error during capture").
 // A launch into a capturing stream runs nothing: it is neither asked about nor counted.

@@ -51,9 +51,54 @@ TEST_F(session_fixture, first_launch_sets_up_and_each_launch_gets_its_ranges) {
   EXPECT_EQ(target.count("set_config"), 1u);  // same set: no new config
   // A graph launch: three ranges at once.
   EXPECT_EQ(launch(a, 3).size(), 3u);
-  // The config image was built with the context's availability image, once.
-  ASSERT_EQ(host.configured.size(), 1u);
+  // The config image was built with the context's availability image, once, and again with
+  // the kernel's duration, which costs no pass here and is kept.
+  ASSERT_EQ(host.configured.size(), 2u);
   EXPECT_EQ(host.configured[0], a.metrics);
+  std::vector<std::string> timed = a.metrics;
+  timed.push_back(range_session::kernel_duration_metric);
+  EXPECT_EQ(host.configured[1], timed);
+}
+
+// The duration is the config's last metric: the set's values stay the set's, and the caller
+// asking for durations gets them (gpu__time_duration.sum, ns) range by range.
+TEST_F(session_fixture, kernel_durations_ride_along_where_they_cost_no_pass) {
+  std::string why;
+  ASSERT_TRUE(session.begin(a, why)) << why;
+  target.ranges_per_stop.push_back(2);
+  std::vector<std::vector<double>> ranges;
+  std::vector<uint64_t> durations;
+  ASSERT_TRUE(session.end(ranges, why, &durations)) << why;
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[1], (std::vector<double>{100, 101}));
+  EXPECT_EQ(durations, (std::vector<uint64_t>{2, 102}));  // metric 2 of ranges 0 and 1
+}
+
+TEST_F(session_fixture, a_set_with_the_duration_gives_its_own) {
+  const counter_set timed = set_of(3, {"smsp__warps_launched.sum", "gpu__time_duration.sum"});
+  std::string why;
+  ASSERT_TRUE(session.begin(timed, why)) << why;
+  target.ranges_per_stop.push_back(1);
+  std::vector<std::vector<double>> ranges;
+  std::vector<uint64_t> durations;
+  ASSERT_TRUE(session.end(ranges, why, &durations)) << why;
+  EXPECT_EQ(ranges[0], (std::vector<double>{0, 1}));
+  EXPECT_EQ(durations, (std::vector<uint64_t>{1}));
+  EXPECT_EQ(host.configured.size(), 1u);  // nothing added
+}
+
+TEST_F(session_fixture, a_duration_that_costs_a_pass_is_left_out) {
+  host.costs_a_pass = range_session::kernel_duration_metric;
+  std::string why;
+  ASSERT_TRUE(session.begin(a, why)) << why;
+  target.ranges_per_stop.push_back(1);
+  std::vector<std::vector<double>> ranges;
+  std::vector<uint64_t> durations;
+  ASSERT_TRUE(session.end(ranges, why, &durations)) << why;
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(ranges[0], (std::vector<double>{0, 1}));
+  EXPECT_EQ(durations, (std::vector<uint64_t>{0}));
+  EXPECT_EQ(session.passes(a, why), 1u);
 }
 
 TEST_F(session_fixture, switching_sets_recreates_the_profiler) {

@@ -19,7 +19,7 @@ struct pending_launch {
   enum class kind : uint8_t { none, kernel, graph, instantiate, batched } what = kind::none;
   range_session* session = nullptr;  // its mutex is held until EXIT
   rocprof_counted_dispatch_t counted{};
-  uint64_t start_ns = 0;
+  uint64_t start_ns = 0;  // the profiler running, the launch about to proceed
   uint32_t graph_cupti_id = 0;
   std::vector<finished_dispatch> ready;  // an earlier batch's, delivered after the mutex
   uint64_t timing_start = 0;             // counter_clock_ns() at ENTER (phase timing)
@@ -239,8 +239,15 @@ void launch_counting::kernel_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     deliver(ready);
     return lost(d, why);
   }
-  t_pending = pending_launch{
-      pending_launch::kind::kernel, session, d, now, 0, std::move(ready), timing_start};
+  // The span the kernel's records may take (replayed_launch_times) starts once the profiler
+  // is running: its set-up is not the kernel's time.
+  t_pending = pending_launch{pending_launch::kind::kernel,
+                             session,
+                             d,
+                             sink_.timestamp(),
+                             0,
+                             std::move(ready),
+                             timing_start};
 }
 
 void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const launch_ids& ids) {
@@ -338,9 +345,10 @@ void launch_counting::instantiate_enter(const CUpti_CallbackData& cb) {
   t_pending = pending_launch{pending_launch::kind::instantiate, session, {}, 0, 0, {}, 0};
 }
 
-bool launch_counting::finish(range_session& session, std::vector<std::vector<double>>& ranges) {
+bool launch_counting::finish(range_session& session, std::vector<std::vector<double>>& ranges,
+                             std::vector<uint64_t>* kernel_durations) {
   std::string why;
-  const bool ok = session.end(ranges, why);
+  const bool ok = session.end(ranges, why, kernel_durations);
   if (!ok && replays_itself(session.active_replay())) user_replay_refused(session, why);
   session.mutex().unlock();
   if (!why.empty()) warn_counting_once(why, why);
@@ -369,11 +377,18 @@ void launch_counting::exit(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) 
   pending_launch done = std::move(t_pending);
   t_pending = pending_launch{};
   if (done.session == nullptr) return;
+  // Before Stop and decoding: the span ends when the launch returned.
+  const uint64_t returned_ns = sink_.timestamp();
   add_counter_time_since(counter_phase::launch, done.timing_start);
+  const uint64_t dispatch_id = done.counted.dispatch_info.dispatch_id;
+  const bool replayed = done.what != pending_launch::kind::graph &&
+                        done.session->active_replay() == CUPTI_KernelReplay;
+  if (replayed) replayed_.note(dispatch_id, done.start_ns, returned_ns);
   if (done.what == pending_launch::kind::batched)
     return batched_exit(*done.session, cb, std::move(done.ready));
   std::vector<std::vector<double>> ranges;
-  const bool ok = finish(*done.session, ranges);
+  std::vector<uint64_t> durations;
+  const bool ok = finish(*done.session, ranges, &durations);
   deliver(done.ready);
   if (done.what == pending_launch::kind::graph) {
     std::vector<finished_dispatch> ready;
@@ -386,7 +401,11 @@ void launch_counting::exit(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) 
         "ranges-per-launch",
         "a counted launch gave " + std::to_string(ranges.size()) + " ranges; its last is used");
   const std::vector<double>& values = ranges.back();
-  sink_.counting_end(done.counted, values.data(), values.size(), done.start_ns, sink_.timestamp());
+  uint64_t end_ns = returned_ns;
+  const uint64_t duration = durations.size() == ranges.size() ? durations.back() : 0;
+  if (replayed && duration > 0 && replayed_.narrow(dispatch_id, done.start_ns + duration))
+    end_ns = done.start_ns + duration;
+  sink_.counting_end(done.counted, values.data(), values.size(), done.start_ns, end_ns);
 }
 
 }  // namespace rocprof::cuda

@@ -41,6 +41,7 @@
 #include "counters/graph_counting.hpp"
 #include "counters/range_profiler_api.hpp"
 #include "counters/range_session.hpp"
+#include "counters/replayed_launch_times.hpp"
 #include "cupti_api.hpp"
 
 namespace rocprof::cuda {
@@ -92,6 +93,8 @@ class launch_counting {
   using api_provider = std::function<void(range_profiler_api*&, profiler_host_api*&)>;
   void set_api_provider(api_provider provider);
   graph_counting& graphs() { return graphs_; }
+  // The spans of launches counted with kernel replay, whose kernel records carry no times.
+  replayed_launch_times& replayed() { return replayed_; }
 
   // Driver callbacks that counting needs (launches, graph instantiation and launch, and the
   // calls before which a batch is collected).
@@ -125,7 +128,8 @@ class launch_counting {
   void graph_launch_enter(const CUpti_CallbackData& cb, const launch_ids& ids);
   void instantiate_enter(const CUpti_CallbackData& cb);
   void instantiate_exit(const CUpti_CallbackData& cb);
-  bool finish(range_session& session, std::vector<std::vector<double>>& ranges);
+  bool finish(range_session& session, std::vector<std::vector<double>>& ranges,
+              std::vector<uint64_t>* kernel_durations = nullptr);
   void lost(const rocprof_counted_dispatch_t& d, const std::string& why);
 
   // launch_batching.cpp
@@ -167,6 +171,7 @@ class launch_counting {
   range_profiler_api* target_ = nullptr;
   profiler_host_api* host_ = nullptr;
   graph_counting graphs_;
+  replayed_launch_times replayed_;
   std::mutex sessions_mutex_;
   std::map<CUcontext, std::unique_ptr<range_session>> sessions_;
   std::map<uint64_t, uint64_t> last_set_of_agent_;  // for graphs instantiated before a launch

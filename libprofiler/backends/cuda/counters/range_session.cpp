@@ -1,6 +1,10 @@
 #include "counters/range_session.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "counters/counter_timing.hpp"
 #include "metrics/metric_evaluation.hpp"
@@ -73,14 +77,26 @@ range_session::prepared* range_session::prepare(const counter_set& set, std::str
   if (found != prepared_.end()) return &found->second;
   const counter_timer timer{counter_phase::config_image};
   prepared p;
-  const host_status st =
-      build_metric_config(host_,
-                          host_target{chip_.empty() ? set.chip : chip_,
-                                      CUPTI_PROFILER_TYPE_RANGE_PROFILER, availability_},
-                          set.metrics, p.config);
+  const host_target target{chip_.empty() ? set.chip : chip_, CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+                           availability_};
+  const host_status st = build_metric_config(host_, target, set.metrics, p.config);
   if (!st.ok()) {
     why = st.message;
     return nullptr;
+  }
+  // The kernel's duration: the set's own metric, or one added where it costs no pass
+  // (kernel_durations in end()).
+  const auto own = std::find(set.metrics.begin(), set.metrics.end(), kernel_duration_metric);
+  std::vector<std::string> timed = set.metrics;
+  timed.push_back(kernel_duration_metric);
+  metric_config with_duration;
+  if (own != set.metrics.end()) {
+    p.duration_index = static_cast<int>(own - set.metrics.begin());
+  } else if (build_metric_config(host_, target, timed, with_duration).ok() &&
+             with_duration.passes == p.config.passes) {
+    p.config = std::move(with_duration);
+    p.duration_index = static_cast<int>(set.metrics.size());
+    p.duration_added = true;
   }
   return &prepared_.emplace(set.handle, std::move(p)).first->second;
 }
@@ -177,8 +193,20 @@ bool range_session::begin(const counter_set& set, CUpti_ProfilerReplayMode repla
   return true;
 }
 
-bool range_session::end(std::vector<std::vector<double>>& ranges, std::string& why) {
+namespace {
+bool range_names_printed() {
+  static const bool printed = [] {
+    const char* value = std::getenv("ROCPROF_CUDA_COUNTER_RANGES");
+    return value != nullptr && std::strcmp(value, "1") == 0;
+  }();
+  return printed;
+}
+}  // namespace
+
+bool range_session::end(std::vector<std::vector<double>>& ranges, std::string& why,
+                        std::vector<uint64_t>* kernel_durations) {
   ranges.clear();
+  if (kernel_durations != nullptr) kernel_durations->clear();
   if (started_ == 0) {
     why = "the profiler was not started";
     return false;
@@ -227,6 +255,17 @@ bool range_session::end(std::vector<std::vector<double>>& ranges, std::string& w
       why = st.message;
       p.seen = total;
       return false;
+    }
+    const size_t at = static_cast<size_t>(p.duration_index);
+    const double duration = p.duration_index >= 0 && at < values.size() ? values[at] : 0;
+    if (p.duration_added && at < values.size()) values.pop_back();  // not the set's value
+    if (kernel_durations != nullptr)
+      kernel_durations->push_back(duration > 0 ? static_cast<uint64_t>(duration + 0.5) : 0);
+    if (range_names_printed()) {
+      std::string name;
+      (void)range_name(host_, view, i, name);  // a name CUPTI refuses stays empty
+      std::fprintf(stderr, "rocprofv3 [cuda]: counters: range %zu of context %p: '%s', %.0f ns\n",
+                   i, static_cast<void*>(ctx_), name.c_str(), duration);
     }
     ranges.push_back(std::move(values));
   }

@@ -62,7 +62,14 @@ class range_session {
   }
   // Stops, decodes, and evaluates every range added since begin(): values per range, in the
   // set's metric order, in launch order. (A caller whose batch is due ends it so.)
-  bool end(std::vector<std::vector<double>>& ranges, std::string& why);
+  // `kernel_durations`, when given, receives each range's gpu__time_duration.sum in ns (what
+  // ncu reports as a kernel's duration; under kernel replay, the kernel alone): the set's own,
+  // or added by the session where it needs no further pass; 0 stands where neither.
+  // ROCPROF_CUDA_COUNTER_RANGES=1 prints each range's name and duration to stderr (AutoRange
+  // names ranges "0", "1", ... on the H100, not after their kernels).
+  bool end(std::vector<std::vector<double>>& ranges, std::string& why,
+           std::vector<uint64_t>* kernel_durations = nullptr);
+  static constexpr const char* kernel_duration_metric = "gpu__time_duration.sum";
 
   // The passes `set` needs on this context's GPU (its config image built with the context's
   // counter availability image, the profiler set up if it was not); 0 when that failed (`why`).
@@ -82,9 +89,11 @@ class range_session {
 
  private:
   struct prepared {
-    metric_config config;       // image built with the context's availability image
-    std::vector<uint8_t> data;  // counter data image, initialised for object_
-    size_t seen = 0;            // ranges of `data` already evaluated
+    metric_config config;         // image built with the context's availability image
+    std::vector<uint8_t> data;    // counter data image, initialised for object_
+    size_t seen = 0;              // ranges of `data` already evaluated
+    int duration_index = -1;      // kernel_duration_metric's place in config.metrics (-1: none)
+    bool duration_added = false;  // the session added it (last; not the set's)
   };
   bool setup(std::string& why);
   prepared* prepare(const counter_set& set, std::string& why);
