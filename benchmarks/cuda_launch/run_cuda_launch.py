@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs the CUDA launch benchmark under each tracer configuration and prints the ratios.
 
-Configurations (median of --runs runs each, all in this one process's run so they compare):
+Configurations (median of --runs runs each, all in this one process's run so they compare;
+every run pinned to --cores, the configurations' order rotated run by run):
   baseline       no tool
   bare-kernel    bare CUPTI collector, CONCURRENT_KERNEL only          (floor of --kernel-trace)
   ours-kernel    our plugin injected alone, kernel domain only (launches attributed from
@@ -26,6 +27,7 @@ Exit status 77 when there is no GPU (the CTest skip code).
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -50,14 +52,21 @@ def main():
     ap.add_argument("--rocprofv3")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--launches", type=int, default=20000)
+    ap.add_argument("--batch", type=int, default=0,
+                    help="synchronize after every BATCH launches, timing the launches only "
+                         "(launch_bench.cu: the launching thread's cost, the GPU's pace left out)")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--cores", default="2,3",
+                    help="taskset core list every run is pinned to ('' for none). Unpinned, one "
+                         "configuration's runs on the H100 VM spread by 30 %% (bare-kernel 4.9-6.6 "
+                         "us per launch in one call, 2026-11-25), more than the differences measured")
     args = ap.parse_args()
 
     tmp = tempfile.mkdtemp(prefix="cuda_launch_")
     base_env = dict(os.environ)
     for k in ("CUDA_INJECTION64_PATH", "ROCPROF_CUDA_DOMAINS", "BARE_CUPTI_MODE"):
         base_env.pop(k, None)
-    bench = [args.bench, str(args.launches)]
+    bench = [args.bench, str(args.launches), str(args.batch)]
 
     def env_with(**kv):
         e = dict(base_env)
@@ -96,18 +105,20 @@ def main():
             configs.append((name, [args.rocprofv3, *flags, "-d", out, "-o", "run", "--"] + bench,
                             base_env))
 
+    pin = ["taskset", "-c", args.cores] if args.cores and shutil.which("taskset") else []
     results = {}
-    # Interleave the configurations run by run so that drift in the VM hits all of them alike.
+    # Interleave the configurations run by run so that drift in the VM hits all of them alike,
+    # each run starting one configuration later (none always first, or after the same one).
     samples = {name: [] for name, _, _ in configs}
     for r in range(args.runs):
-        for name, cmd, env in configs:
-            data, proc = run(cmd, env)
+        for name, cmd, env in configs[r % len(configs):] + configs[:r % len(configs)]:
+            data, proc = run(pin + cmd, env)
             if data is None:
                 if name == "baseline":
                     sys.stderr.write(proc.stderr)
                     print("cuda_launch: the benchmark did not run (no GPU?)", file=sys.stderr)
                     return 77 if proc.returncode == 77 else 1
-                if r == 0:
+                if not samples[name]:
                     print(f"cuda_launch: {name} failed (rc={proc.returncode}): {proc.stderr.strip()[-400:]}",
                           file=sys.stderr)
                 continue
@@ -145,7 +156,8 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"us_per_launch": results, "samples": samples, "ratios": ratios,
                        "added_us": added_us, "added_ratios": added_ratios,
-                       "launches": args.launches, "runs": args.runs}, f, indent=1)
+                       "launches": args.launches, "batch": args.batch, "runs": args.runs,
+                       "cores": args.cores}, f, indent=1)
     return 1 if missing else 0
 
 

@@ -6,7 +6,7 @@
 //   counter_app [--iterations N] [--graph-launches G] [--no-graph] [--parallel-graph]
 //
 // --parallel-graph captures the graph's two kernels on parallel branches (forked from one
-// stream, joined by an event) after the copy, instead of the chain kernel -> copy -> kernel.
+// stream, joined by an event) and no copy node, instead of the chain kernel -> copy -> kernel.
 //
 // Before the work it prints one "COUNTER_APP_EXPECT {json}" line per kernel name with the
 // values each dispatch of it must give: warps (smsp__warps_launched.sum, SQ_WAVES), ffma (thread
@@ -148,8 +148,7 @@ int main(int argc, char** argv) {
     CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
     if (parallel_graph) {
-      // copy -> (vec_add on s || fma_loop on branch) -> join on s
-      CHECK(cudaMemcpyAsync(d, c, graph_copy_bytes, cudaMemcpyDeviceToDevice, s));
+      // vec_add on s || fma_loop on branch, joined on s
       CHECK(cudaEventRecord(fork, s));
       CHECK(cudaStreamWaitEvent(branch, fork, 0));
       vec_add<<<add_blocks, add_threads, 0, s>>>(a, b, c, add_n);

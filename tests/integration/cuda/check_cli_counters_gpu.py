@@ -485,7 +485,31 @@ def join(c):
               f"{recorded[name] / 1e3:.1f} us recorded by CUPTI ({ratio:.2f}x)")
         c.check(0.5 <= ratio <= 2.0, f"{name}'s duration under kernel replay is its own "
                 f"({ratio:.2f}x CUPTI's record)")
-    result("join", counted=len(rows), kernels=len(kernels), replayed=len(replayed))
+    # A graph of parallel branches (no copy node): under kernel replay its kernel records carry
+    # no times, and their arrival order tells which range is whose. Every node of every launch
+    # gets values, and SQ_WAVES is each kernel's launched warps (vec_add 131 072, fma_loop 256:
+    # a swapped pair would show).
+    out = os.path.join(ARGS.work, "join_parallel_graph")
+    p, _ = rocprofv3(out, "--kernel-trace", "--pmc", "SQ_WAVES",
+                     app=[ARGS.app, "--parallel-graph", "--iterations", "2", "--graph-launches", "40"])
+    c.eq(p.returncode, 0, "--pmc SQ_WAVES on counter_app --parallel-graph")
+    warps = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("COUNTER_APP_EXPECT "):
+            e = json.loads(line.split(" ", 1)[1])
+            warps[e["kernel"]] = e["warps"]
+    parallel = {r["Dispatch_Id"]: r for r in csv_rows(out, "kernel_trace")}
+    per_launch = collections.Counter(r["Correlation_Id"] for r in parallel.values())
+    graph_ids = {d for d, r in parallel.items() if per_launch[r["Correlation_Id"]] > 1}
+    values = {r["Dispatch_Id"]: float(r["Counter_Value"]) for r in csv_rows(out, "counter_collection")}
+    missing = [d for d in graph_ids if d not in values]
+    wrong = [d for d in graph_ids if d in values and
+             values[d] != warps.get(base_name(parallel[d]["Kernel_Name"]))]
+    c.eq(len(graph_ids), 80, "80 graph kernels (40 launches of two parallel nodes)")
+    c.check(not missing, f"every parallel graph node has values ({len(missing)} lack them)")
+    c.check(not wrong, f"every parallel graph node has its own kernel's SQ_WAVES ({len(wrong)} do not)")
+    result("join", counted=len(rows), kernels=len(kernels), replayed=len(replayed),
+           parallel_graph_nodes=len(graph_ids))
 
 
 def torch(c):

@@ -123,12 +123,29 @@ TEST(graph_counting, abandon_finishes_counted_nodes_without_values) {
 }
 
 // Parallel branches (no single order) whose kernel records carry no times, as under kernel
-// replay on the H100: which range is whose cannot be told, so the nodes get no values.
-TEST(graph_counting, untimed_records_of_parallel_branches_give_no_values) {
+// replay on the H100: kernel replay runs the kernels one at a time and their records arrive
+// in that order, which is the ranges' order. Here B ran (and was recorded) first.
+TEST(graph_counting, untimed_records_of_parallel_branches_line_up_in_arrival_order) {
   graph_counting g;
   g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
   std::vector<finished_dispatch> ready;
   g.collected(4, {range(10), range(20)}, ready);
+  EXPECT_EQ(kernel(g, 4, 8, 2048, 0, ready), 2u);
+  EXPECT_EQ(kernel(g, 4, 7, 1024, 0, ready), 1u);
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_EQ(ready[0].counted.dispatch_info.dispatch_id, 2u);
+  EXPECT_EQ(ready[0].values, range(10));
+  EXPECT_EQ(ready[1].counted.dispatch_info.dispatch_id, 1u);
+  EXPECT_EQ(ready[1].values, range(20));
+}
+
+// A copy node took a range too, and no copy record says where it ran among the untimed
+// kernels: no values rather than shuffled ones.
+TEST(graph_counting, untimed_records_with_a_copy_range_give_no_values) {
+  graph_counting g;
+  g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
+  std::vector<finished_dispatch> ready;
+  g.collected(4, {range(10), range(20), range(30)}, ready);
   EXPECT_EQ(kernel(g, 4, 8, 2048, 0, ready), 2u);
   EXPECT_EQ(kernel(g, 4, 7, 1024, 0, ready), 1u);
   ASSERT_EQ(ready.size(), 2u);

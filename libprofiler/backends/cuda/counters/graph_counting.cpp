@@ -106,8 +106,18 @@ void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
       }
   } else if (std::any_of(order.begin(), order.end(),
                          [](const record& r) { return r.start_ns == 0; })) {
-    // Records without times (kernel replay leaves kernel records untimed on the H100) cannot
-    // tell the execution order of parallel branches: no values rather than shuffled ones.
+    // Records without times: kernel replay (which graph launches are counted with) leaves
+    // kernel records untimed on the H100. It also runs the launch's kernels one at a time,
+    // each replayed alone, and their records arrive in that order, the ranges' order (the
+    // H100 check: counter_app --parallel-graph). With kernels alone taking ranges, the i-th
+    // record is the i-th range (`order` keeps arrival order: a stable sort of equal keys).
+    // With copies among them (no copy records come under kernel replay) or times on some
+    // records only, nothing tells the order: no values rather than shuffled ones.
+    const bool all_untimed_kernels = std::all_of(
+        order.begin(), order.end(), [](const record& r) { return r.start_ns == 0 && r.node >= 0; });
+    if (all_untimed_kernels && p.ranges.size() == order.size())
+      for (size_t i = 0; i < order.size(); ++i)
+        range_of[i] = i;
   } else if (p.ranges.size() == order.size()) {
     // Every kernel and copy took a range: they line up in execution order.
     for (size_t i = 0; i < order.size(); ++i)

@@ -3,9 +3,11 @@
 // node and per device-to-device copy node (which runs as a copy kernel), in execution order.
 // Which range belongs to which node: in a graph whose nodes form a chain (graph_shape::
 // one_order) range i is the i-th such node (`range_index`); otherwise the launch's activity
-// records tell, its kernel and copy records sorted by start time lining up with the ranges (on
-// the H100 under kernel replay no copy record came and kernel records had no times, so only
-// chains and graphs without copy nodes are counted there; the others get no values).
+// records tell, its kernel and copy records sorted by start time lining up with the ranges. On
+// the H100 under kernel replay no copy record came and kernel records had no times: there the
+// kernel records' arrival order is the ranges' order (kernel replay runs them one at a time),
+// so chains and graphs without copy nodes are counted; parallel branches with a copy node
+// among them get no values.
 //
 // Dispatch ids are given at launch, in the graph's node order (the dispatch callback needs
 // them before the launch); a kernel record of the launch takes the id of the first node not
