@@ -2,7 +2,7 @@
 """Runs the CUDA launch benchmark under each tracer configuration and prints the ratios.
 
 Configurations (median of --runs runs each, all in this one process's run so they compare;
-every run pinned to --cores, the configurations' order rotated run by run):
+every run pinned to --cores, the configurations' order shuffled run by run, --seed):
   baseline       no tool
   bare-kernel    bare CUPTI collector, CONCURRENT_KERNEL only          (floor of --kernel-trace)
   ours-kernel    our plugin injected alone, kernel domain only (launches attributed from
@@ -27,6 +27,7 @@ Exit status 77 when there is no GPU (the CTest skip code).
 import argparse
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -40,6 +41,17 @@ def run(cmd, env, timeout=300):
         if line.startswith("LAUNCH_BENCH "):
             return json.loads(line[len("LAUNCH_BENCH "):]), p
     return None, p
+
+
+def pin_command(cores):
+    """taskset for `cores` ("2,3"), where this machine has them; else the same number of the
+    cores it has (a 2-core CI machine has 0 and 1); [] without taskset or with cores ""."""
+    if not cores or not shutil.which("taskset"):
+        return []
+    wanted = [int(c) for c in cores.split(",")]
+    allowed = sorted(os.sched_getaffinity(0))
+    chosen = wanted if all(c in allowed for c in wanted) else allowed[:len(wanted)]
+    return ["taskset", "-c", ",".join(str(c) for c in chosen)]
 
 
 def main():
@@ -56,6 +68,7 @@ def main():
                     help="synchronize after every BATCH launches, timing the launches only "
                          "(launch_bench.cu: the launching thread's cost, the GPU's pace left out)")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the runs' order")
     ap.add_argument("--cores", default="2,3",
                     help="taskset core list every run is pinned to ('' for none). Unpinned, one "
                          "configuration's runs on the H100 VM spread by 30 %% (bare-kernel 4.9-6.6 "
@@ -105,13 +118,16 @@ def main():
             configs.append((name, [args.rocprofv3, *flags, "-d", out, "-o", "run", "--"] + bench,
                             base_env))
 
-    pin = ["taskset", "-c", args.cores] if args.cores and shutil.which("taskset") else []
+    pin = pin_command(args.cores)
     results = {}
     # Interleave the configurations run by run so that drift in the VM hits all of them alike,
-    # each run starting one configuration later (none always first, or after the same one).
+    # in an order shuffled each run (seeded): none always first, or after the same one.
     samples = {name: [] for name, _, _ in configs}
+    shuffle = random.Random(args.seed)
     for r in range(args.runs):
-        for name, cmd, env in configs[r % len(configs):] + configs[:r % len(configs)]:
+        order = list(configs)
+        shuffle.shuffle(order)
+        for name, cmd, env in order:
             data, proc = run(pin + cmd, env)
             if data is None:
                 if name == "baseline":

@@ -8,10 +8,14 @@ the CUDA API functions torch.profiler records of this loop ("--sys-trace, torch.
 on the H100 with torch 2.11 its trace holds cudaLaunchKernel and cudaDeviceSynchronize only, one
 API call per kernel where --sys-trace records eleven; the like-for-like comparison).
 Configurations are interleaved round by round
-(so drift hits all of them alike), the order rotated by one each round (no configuration always
-runs first), each process pinned to the same two cores; the median µs per iteration of each is reported
-with its ADDED cost over "no tool" and the ratios of our added costs to torch.profiler's
-(issue 15's goals: --sys-trace <= 0.8x, --kernel-trace <= 0.3x).
+(so drift hits all of them alike), in an order shuffled each round (seeded: --seed; no
+configuration always runs first or after the same one), each process pinned to the same two
+cores; the median µs per iteration of each is reported with its ADDED cost over "no tool" and
+the ratios of our added costs to torch.profiler's (issue 15's goals: --sys-trace <= 0.8x,
+--kernel-trace <= 0.3x). The same from each configuration's fastest round is printed beside it
+(on the H100 VM one process runs "fast" or "slow", ~5 us per iteration apart for the same
+configuration, 2026-11-25: the minimum is the least disturbed run; the median stays the judged
+figure).
 
 usage: run_torch_overhead.py --rocprofv3 PATH [--rounds 5] [--iterations 20000] [--work DIR]
                              [--bare LIB] [--plugin LIB] [--only REGEX]
@@ -25,6 +29,7 @@ Ends with one line "TORCH_OVERHEAD_RESULT {json}". Exit 77 without a GPU or PyTo
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import statistics
@@ -59,6 +64,7 @@ def main() -> int:
     parser.add_argument("--bare", default=None, help="libbare_cupti_collector.so")
     parser.add_argument("--plugin", default=None, help="librocprofiler-sdk-cuda-standalone.so")
     parser.add_argument("--only", default=None, help="regex of configurations to run")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the rounds' order")
     args = parser.parse_args()
     if not os.path.exists("/dev/nvidia0"):
         print("SKIP torch_overhead: no NVIDIA GPU (/dev/nvidia0)")
@@ -113,10 +119,12 @@ def main() -> int:
     samples = {name: [] for name in configs}
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     names = list(configs)
+    shuffle = random.Random(args.seed)
     for r in range(args.rounds):
-        # Each round starts one configuration later, so that no configuration always runs
-        # first (cold) or right after a costly one: position effects spread over all of them.
-        order = names[r % len(names):] + names[:r % len(names)]
+        # A fresh order each round: no configuration always runs first (cold) or right after
+        # the same one (a rotation kept --kernel-trace after torch.profiler in most rounds).
+        order = list(names)
+        shuffle.shuffle(order)
         for name in order:
             value = run_once(pin + configs[name], env)
             if value == SKIP:
@@ -125,19 +133,30 @@ def main() -> int:
             samples[name].append(value)
             print(f"round {r + 1}: {name:36s} {value:8.3f} us/op", flush=True)
     median = {name: statistics.median(v) for name, v in samples.items()}
+    fastest = {name: min(v) for name, v in samples.items()}
     base = median["no tool"]
     added = {name: median[name] - base for name in configs if name != "no tool"}
+    added_fastest = {name: fastest[name] - fastest["no tool"] for name in configs
+                     if name != "no tool"}
     torch_added = added["torch.profiler"]
-    print(f"\nmedian of {args.rounds} interleaved rounds, {args.iterations} iterations each")
-    print(f"{'configuration':36s} {'us/op':>8s} {'added us/op':>12s} {'vs torch.profiler':>18s}")
+    print(f"\nmedian of {args.rounds} interleaved rounds, {args.iterations} iterations each "
+          f"(fastest rounds: the last two columns)")
+    print(f"{'configuration':36s} {'us/op':>8s} {'added us/op':>12s} {'vs torch.profiler':>18s}"
+          f" {'fastest added':>14s} {'vs torch':>9s}")
     print(f"{'no tool':36s} {base:8.3f} {'':>12s}")
-    ratios = {}
+    ratios, ratios_fastest = {}, {}
     for name, value in added.items():
         ratio = value / torch_added if torch_added > 0 else float("nan")
         ratios[name] = ratio
-        print(f"{name:36s} {median[name]:8.3f} {value:12.3f} {ratio:17.2f}x")
-    result = {"iterations": args.iterations, "rounds": args.rounds, "median_us_per_op": median,
+        t = added_fastest["torch.profiler"]
+        ratios_fastest[name] = added_fastest[name] / t if t > 0 else float("nan")
+        print(f"{name:36s} {median[name]:8.3f} {value:12.3f} {ratio:17.2f}x"
+              f" {added_fastest[name]:14.3f} {ratios_fastest[name]:8.2f}x")
+    result = {"iterations": args.iterations, "rounds": args.rounds, "seed": args.seed,
+              "median_us_per_op": median, "fastest_us_per_op": fastest,
               "added_us_per_op": added, "added_vs_torch_profiler": ratios,
+              "fastest_added_us_per_op": added_fastest,
+              "fastest_added_vs_torch_profiler": ratios_fastest,
               "goals": {"rocprofv3 --sys-trace": 0.8, "--sys-trace, torch.profiler's calls": 0.8,
                         "rocprofv3 --kernel-trace": 0.3}}
     print("TORCH_OVERHEAD_RESULT " + json.dumps(result))
