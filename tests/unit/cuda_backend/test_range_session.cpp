@@ -33,6 +33,17 @@ struct session_fixture : testing::Test {
     EXPECT_TRUE(session.end(out, why)) << why;
     return out;
   }
+  // One Start/Stop of `s` giving `ranges` ranges; their values, and each range's kernel
+  // duration in `durations`.
+  std::vector<std::vector<double>> launch_timed(const counter_set& s, size_t ranges,
+                                                std::vector<uint64_t>& durations) {
+    std::string why;
+    EXPECT_TRUE(session.begin(s, why)) << why;
+    target.ranges_per_stop.push_back(ranges);
+    std::vector<std::vector<double>> out;
+    EXPECT_TRUE(session.end(out, why, &durations)) << why;
+    return out;
+  }
 };
 
 TEST_F(session_fixture, first_launch_sets_up_and_each_launch_gets_its_ranges) {
@@ -63,12 +74,8 @@ TEST_F(session_fixture, first_launch_sets_up_and_each_launch_gets_its_ranges) {
 // The duration is the config's last metric: the set's values stay the set's, and the caller
 // asking for durations gets them (gpu__time_duration.sum, ns) range by range.
 TEST_F(session_fixture, kernel_durations_ride_along_where_they_cost_no_pass) {
-  std::string why;
-  ASSERT_TRUE(session.begin(a, why)) << why;
-  target.ranges_per_stop.push_back(2);
-  std::vector<std::vector<double>> ranges;
   std::vector<uint64_t> durations;
-  ASSERT_TRUE(session.end(ranges, why, &durations)) << why;
+  const auto ranges = launch_timed(a, 2, durations);
   ASSERT_EQ(ranges.size(), 2u);
   EXPECT_EQ(ranges[1], (std::vector<double>{100, 101}));
   EXPECT_EQ(durations, (std::vector<uint64_t>{2, 102}));  // metric 2 of ranges 0 and 1
@@ -76,12 +83,9 @@ TEST_F(session_fixture, kernel_durations_ride_along_where_they_cost_no_pass) {
 
 TEST_F(session_fixture, a_set_with_the_duration_gives_its_own) {
   const counter_set timed = set_of(3, {"smsp__warps_launched.sum", "gpu__time_duration.sum"});
-  std::string why;
-  ASSERT_TRUE(session.begin(timed, why)) << why;
-  target.ranges_per_stop.push_back(1);
-  std::vector<std::vector<double>> ranges;
   std::vector<uint64_t> durations;
-  ASSERT_TRUE(session.end(ranges, why, &durations)) << why;
+  const auto ranges = launch_timed(timed, 1, durations);
+  ASSERT_EQ(ranges.size(), 1u);
   EXPECT_EQ(ranges[0], (std::vector<double>{0, 1}));
   EXPECT_EQ(durations, (std::vector<uint64_t>{1}));
   EXPECT_EQ(host.configured.size(), 1u);  // nothing added
@@ -89,15 +93,12 @@ TEST_F(session_fixture, a_set_with_the_duration_gives_its_own) {
 
 TEST_F(session_fixture, a_duration_that_costs_a_pass_is_left_out) {
   host.costs_a_pass = range_session::kernel_duration_metric;
-  std::string why;
-  ASSERT_TRUE(session.begin(a, why)) << why;
-  target.ranges_per_stop.push_back(1);
-  std::vector<std::vector<double>> ranges;
   std::vector<uint64_t> durations;
-  ASSERT_TRUE(session.end(ranges, why, &durations)) << why;
+  const auto ranges = launch_timed(a, 1, durations);
   ASSERT_EQ(ranges.size(), 1u);
   EXPECT_EQ(ranges[0], (std::vector<double>{0, 1}));
   EXPECT_EQ(durations, (std::vector<uint64_t>{0}));
+  std::string why;
   EXPECT_EQ(session.passes(a, why), 1u);
 }
 
