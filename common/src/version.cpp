@@ -1,6 +1,7 @@
 #include "rocprof/common/version.hpp"
 
 #include "rocprof_build_info.h"
+#include "rocprof_git_revision.h"
 
 namespace rocprof::common {
 
