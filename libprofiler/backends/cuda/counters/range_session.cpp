@@ -87,16 +87,18 @@ range_session::prepared* range_session::prepare(const counter_set& set, std::str
   // The kernel's duration: the set's own metric, or one added where it costs no pass
   // (kernel_durations in end()).
   const auto own = std::find(set.metrics.begin(), set.metrics.end(), kernel_duration_metric);
-  std::vector<std::string> timed = set.metrics;
-  timed.push_back(kernel_duration_metric);
-  metric_config with_duration;
   if (own != set.metrics.end()) {
     p.duration_index = static_cast<int>(own - set.metrics.begin());
-  } else if (build_metric_config(host_, target, timed, with_duration).ok() &&
-             with_duration.passes == p.config.passes) {
-    p.config = std::move(with_duration);
-    p.duration_index = static_cast<int>(set.metrics.size());
-    p.duration_added = true;
+  } else {
+    std::vector<std::string> timed = set.metrics;
+    timed.push_back(kernel_duration_metric);
+    metric_config with_duration;
+    if (build_metric_config(host_, target, timed, with_duration).ok() &&
+        with_duration.passes == p.config.passes) {
+      p.config = std::move(with_duration);
+      p.duration_index = static_cast<int>(set.metrics.size());
+      p.duration_added = true;
+    }
   }
   return &prepared_.emplace(set.handle, std::move(p)).first->second;
 }
