@@ -69,12 +69,6 @@ def run(app, tool, work, tag, counters, select="all", args=()):
     return p, wall, rows
 
 
-def expectations(stdout):
-    return {e["kernel"]: e for e in
-            (json.loads(l.split(" ", 1)[1]) for l in stdout.splitlines()
-             if l.startswith("COUNTER_APP_EXPECT "))}
-
-
 def by_dispatch(rows):
     symbols = {r["symbol"]: r["name"] for r in rows if "symbol" in r}
     kernels = {r["dispatch_id"]: r for r in rows if "kernel" in r}
@@ -160,7 +154,7 @@ def main():
 
     base, t_base, _ = run(app, None, work, "baseline", [])
     c.eq(base.returncode, 0, "counter_app alone")
-    expect = expectations(base.stdout)
+    expect = cc.counter_app_expectations(base.stdout)
     summary = cc.summary_from(base.stdout, "COUNTER_APP_SUMMARY")
     print(f"   expectations: {json.dumps(expect)}")
 

@@ -222,11 +222,7 @@ def compare(c, group, ours, theirs, judged_here, worst, compared):
 def copy_bytes(c, stdout, ours):
     """The issue's check: the streaming copy's FETCH_SIZE and WRITE_SIZE (KiB) = the bytes it
     moves, within 2 % (counter_app prints them on its COUNTER_APP_EXPECT line)."""
-    expect = {}
-    for line in stdout.splitlines():
-        if line.startswith("COUNTER_APP_EXPECT "):
-            e = json.loads(line.split(" ", 1)[1])
-            expect[e["kernel"]] = e
+    expect = cc.counter_app_expectations(stdout)
     if "stream_copy" not in expect:
         print("  no COUNTER_APP_EXPECT stream_copy line (not counter_app): copy check skipped")
         return
@@ -449,8 +445,28 @@ def join(c):
               if base_name(k["Kernel_Name"]) == first][1:3]
     c.eq(sorted(r["Dispatch_Id"] for r in rows), sorted(wanted),
          "only iterations 2 and 3 of the included kernel are counted; the trace keeps all")
-    # An elapsed-time counter is collected with kernel replay, whose kernel records carry no
-    # times: each kernel row takes the span of its launch, as its counter rows do.
+    replayed = replayed_kernel_times(c, kernel_rows)
+    parallel_nodes = parallel_graph_values(c)
+    result("join", counted=len(rows), kernels=len(kernels), replayed=replayed,
+           parallel_graph_nodes=parallel_nodes)
+
+
+def median_durations(rows):
+    """Median duration (ns) per kernel base name of kernel rows that carry times."""
+    by_name = collections.defaultdict(list)
+    for r in rows:
+        if int(r["Start_Timestamp"]) > 0:
+            by_name[base_name(r["Kernel_Name"])].append(
+                int(r["End_Timestamp"]) - int(r["Start_Timestamp"]))
+    return {name: sorted(v)[len(v) // 2] for name, v in by_name.items()}
+
+
+def replayed_kernel_times(c, recorded_rows):
+    """An elapsed-time counter is collected with kernel replay, whose kernel records carry no
+    times: each kernel row takes its launch's start and the kernel's own duration
+    (gpu__time_duration), as its counter rows do; not the replayed launch's span (6-12 ms on the
+    H100). `recorded_rows`: kernel rows of a run counted without replay, whose times CUPTI
+    recorded; per kernel the durations must be near those. Returns the replayed dispatches."""
     out = os.path.join(ARGS.work, "join_replayed")
     p, _ = rocprofv3(out, "--kernel-trace", "--pmc", "GRBM_COUNT",
                      app=[ARGS.app, "--no-graph", "--iterations", "10"])
@@ -466,17 +482,7 @@ def join(c):
              or r["End_Timestamp"] != replayed[r["Dispatch_Id"]]["End_Timestamp"]]
     c.check(replayed_rows and not apart,
             f"counter rows and kernel rows of a replayed dispatch share its span ({len(apart)} differ)")
-    # Their durations are the kernel's own (gpu__time_duration), not the replayed launch's
-    # (6-12 ms on the H100): per kernel, near the durations CUPTI's records gave the same
-    # kernels in the first run (counted without replay).
-    def median_durations(rows):
-        by_name = collections.defaultdict(list)
-        for r in rows:
-            if int(r["Start_Timestamp"]) > 0:
-                by_name[base_name(r["Kernel_Name"])].append(
-                    int(r["End_Timestamp"]) - int(r["Start_Timestamp"]))
-        return {name: sorted(v)[len(v) // 2] for name, v in by_name.items()}
-    recorded = median_durations(kernel_rows)
+    recorded = median_durations(recorded_rows)
     for name, duration in sorted(median_durations(replayed.values()).items()):
         if name not in recorded or recorded[name] <= 0:
             continue
@@ -485,19 +491,19 @@ def join(c):
               f"{recorded[name] / 1e3:.1f} us recorded by CUPTI ({ratio:.2f}x)")
         c.check(0.5 <= ratio <= 2.0, f"{name}'s duration under kernel replay is its own "
                 f"({ratio:.2f}x CUPTI's record)")
-    # A graph of parallel branches (no copy node): under kernel replay its kernel records carry
-    # no times, and their arrival order tells which range is whose. Every node of every launch
-    # gets values, and SQ_WAVES is each kernel's launched warps (vec_add 131 072, fma_loop 256:
-    # a swapped pair would show).
+    return len(replayed)
+
+
+def parallel_graph_values(c):
+    """A graph of parallel branches (no copy node): under kernel replay its kernel records carry
+    no times, and their arrival order tells which range is whose. Every node of every launch
+    gets values, and SQ_WAVES is each kernel's launched warps (vec_add 131 072, fma_loop 256: a
+    swapped pair would show). Returns the graph nodes seen."""
     out = os.path.join(ARGS.work, "join_parallel_graph")
     p, _ = rocprofv3(out, "--kernel-trace", "--pmc", "SQ_WAVES",
                      app=[ARGS.app, "--parallel-graph", "--iterations", "2", "--graph-launches", "40"])
     c.eq(p.returncode, 0, "--pmc SQ_WAVES on counter_app --parallel-graph")
-    warps = {}
-    for line in p.stdout.splitlines():
-        if line.startswith("COUNTER_APP_EXPECT "):
-            e = json.loads(line.split(" ", 1)[1])
-            warps[e["kernel"]] = e["warps"]
+    warps = {kernel: e["warps"] for kernel, e in cc.counter_app_expectations(p.stdout).items()}
     parallel = {r["Dispatch_Id"]: r for r in csv_rows(out, "kernel_trace")}
     per_launch = collections.Counter(r["Correlation_Id"] for r in parallel.values())
     graph_ids = {d for d, r in parallel.items() if per_launch[r["Correlation_Id"]] > 1}
@@ -508,8 +514,7 @@ def join(c):
     c.eq(len(graph_ids), 80, "80 graph kernels (40 launches of two parallel nodes)")
     c.check(not missing, f"every parallel graph node has values ({len(missing)} lack them)")
     c.check(not wrong, f"every parallel graph node has its own kernel's SQ_WAVES ({len(wrong)} do not)")
-    result("join", counted=len(rows), kernels=len(kernels), replayed=len(replayed),
-           parallel_graph_nodes=len(graph_ids))
+    return len(graph_ids)
 
 
 def torch(c):

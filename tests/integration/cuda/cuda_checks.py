@@ -50,6 +50,14 @@ def summary_from(stdout, tag):
     raise AssertionError(f"no {tag} line in the program's output:\n{stdout[-2000:]}")
 
 
+def counter_app_expectations(stdout):
+    """counter_app's COUNTER_APP_EXPECT lines, by kernel name (warps, ffma, dram_read,
+    dram_write, dispatches each dispatch of the kernel must give); {} for another program."""
+    tag = "COUNTER_APP_EXPECT "
+    return {e["kernel"]: e for e in (json.loads(line[len(tag):]) for line in stdout.splitlines()
+                                     if line.startswith(tag))}
+
+
 class checker:
     """Collects failures instead of stopping at the first, then exits non-zero if any."""
 
