@@ -31,13 +31,14 @@ import json
 import os
 import random
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "cuda_launch"))
+from run_cuda_launch import pin_command  # noqa: E402  (the same cores, or the machine's first)
 SKIP = 77
 # The CUDA API functions torch.profiler's trace of this loop holds (H100, torch 2.11).
 TORCH_PROFILER_CALLS = ["cudaLaunchKernel", "cudaDeviceSynchronize"]
@@ -70,7 +71,7 @@ def main() -> int:
         print("SKIP torch_overhead: no NVIDIA GPU (/dev/nvidia0)")
         return SKIP
     work = args.work or tempfile.mkdtemp(prefix="torch_overhead_")
-    pin = ["taskset", "-c", args.cores] if shutil.which("taskset") else []
+    pin = pin_command(args.cores)
     loop = [sys.executable, os.path.join(HERE, "torch_loop.py"),
             "--iterations", str(args.iterations)]
     configs = {
