@@ -9,7 +9,7 @@ namespace rocprof::config {
 const std::vector<backend_spec>& backends() {
   static const std::vector<backend_spec> table = {
       {"cuda", "CUDA", "CUDA_INJECTION64_PATH", "rocprof_cuda_list_metrics_json",
-       "rocprof_cuda_count_metric_passes"},
+       "rocprof_cuda_count_metric_passes", "rocprof_cuda_counter_source"},
   };
   return table;
 }

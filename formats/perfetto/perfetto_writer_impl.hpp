@@ -24,6 +24,7 @@
 #include "perfetto/perfetto_names.hpp"
 #include "perfetto/proto_encoder.hpp"
 #include "perfetto/track_lanes.hpp"
+#include "rocprof/common/fnv1a.hpp"
 
 namespace rocprof::trace::perfetto_impl {
 
@@ -78,13 +79,7 @@ inline uint32_t category_iid(std::string_view name) {
   return 14;  // "none"
 }
 
-inline uint64_t fnv1a(std::string_view text, uint64_t hash = 1469598103934665603ull) {
-  for (const char c : text) {
-    hash ^= static_cast<uint8_t>(c);
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
+using common::fnv1a;
 
 inline uint64_t mix(uint64_t x) {  // splitmix64 finaliser: spreads pid bits over the whole word
   x ^= x >> 30;

@@ -11,18 +11,12 @@
 #include <cstring>
 #include <filesystem>
 
+#include "rocprof/common/fnv1a.hpp"
+
 namespace rocprof::tool {
 namespace {
 
-// FNV-1a: stable across processes and builds, unlike std::hash.
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
+using common::fnv1a;
 
 // 0: claimed, EADDRINUSE: held by another process, other errno: claims are not possible here.
 int try_bind(int fd, const std::string& name) {

@@ -113,10 +113,12 @@ namespace {
 
 using listing_fn = const char* (*)(const char*, int);
 using passes_fn = uint64_t (*)(const char*, const char* const*, uint64_t, char*, uint64_t);
+using source_fn = const char* (*)();
 
 class plugin_counters final : public counter_backend {
  public:
-  plugin_counters(listing_fn listing, passes_fn passes) : listing_(listing), passes_(passes) {}
+  plugin_counters(listing_fn listing, passes_fn passes, source_fn source_of)
+      : listing_(listing), passes_(passes), source_(source_of) {}
 
   native_listing list(const std::string& chip) override {
     const char* text = listing_(chip.c_str(), 0);  // 0: the range profiler (per-kernel values)
@@ -135,9 +137,15 @@ class plugin_counters final : public counter_backend {
     return static_cast<size_t>(passes);
   }
 
+  std::string source() override {
+    const char* text = source_ != nullptr ? source_() : nullptr;
+    return text != nullptr ? text : "";
+  }
+
  private:
   listing_fn listing_;
   passes_fn passes_;
+  source_fn source_;  // optional
 };
 
 }  // namespace
@@ -168,7 +176,11 @@ std::unique_ptr<counter_backend> open_backend_counters(const config::backend_spe
     why = "the " + label + " backend at " + plugin_path + " cannot list counters";
     return nullptr;
   }
-  return std::make_unique<plugin_counters>(listing, passes);
+  auto source = backend.counter_source_entry.empty()
+                    ? nullptr
+                    : reinterpret_cast<source_fn>(
+                          dlsym(plugin, std::string(backend.counter_source_entry).c_str()));
+  return std::make_unique<plugin_counters>(listing, passes, source);
 }
 
 }  // namespace rocprof::cli

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core_agents.hpp"
+#include "counter_check_memo.hpp"
 #include "counter_listing.hpp"
 #include "output_directory.hpp"
 #include "rocprof/common/placeholders.hpp"
@@ -79,9 +80,21 @@ counter_check_result check_run_counters(std::vector<pass> passes, const job& cli
   std::string why;
   auto backend = open_counters(paths, why);
   if (!backend) throw usage_error("cannot check the counters: " + why);
+  const counter_check_memo memo(counter_check_memo::folder_from(base));
+  const std::string key =
+      counter_check_key(passes, setup.targets, setup.shipped_definitions, backend->source());
+  counter_check_result kept;
+  if (memo.passed(key, kept.warnings)) {
+    kept.passes = std::move(passes);
+    return kept;
+  }
   native_listings listings(*backend);
   setup.listings = &listings;
-  return check_pass_counters(std::move(passes), setup);
+  const size_t asked = passes.size();
+  auto checked = check_pass_counters(std::move(passes), setup);
+  // A check that split groups (application replay) rewrote the passes: it is not kept.
+  if (checked.passes.size() == asked) memo.keep(key, checked.warnings);
+  return checked;
 }
 
 void print_available_counters(std::ostream& out, const std::vector<rocprofiler_agent_v0_t>& gpus,

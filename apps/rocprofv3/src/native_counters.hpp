@@ -62,6 +62,10 @@ class counter_backend {
   // refuses them, with the reason in `why`.
   virtual size_t count_passes(const std::string& chip, const std::vector<std::string>& names,
                               std::string& why) = 0;
+  // What the two answers come from (library files with their sizes and times, versions): equal
+  // texts give equal answers, so a check that passed can be kept across runs. Empty: unknown,
+  // nothing is kept.
+  virtual std::string source() { return {}; }
 };
 
 // Listings by chip, each read once.

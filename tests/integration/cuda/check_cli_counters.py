@@ -5,7 +5,9 @@ real libcupti (its profiler host API needs no GPU): counters checked against a c
 fake_cuda_driver.cpp); unknown names with their closest names, a group that needs several
 hardware passes (the error and its split), --replay-mode kernel / application, -E errors, the
 error without any GPU, and --list-avail's counters (text and the -d CSV files, read back with
-Python's csv module). The application (env_recorder) records the environment it was given.
+Python's csv module), and checks that passed kept across runs (the second run does not load
+libnvperf_host, as LD_DEBUG=files shows). The application (env_recorder) records the environment
+it was given.
 
 usage: check_cli_counters.py ROCPROFV3 RECORDER FAKE_DRIVER_LIB WORKDIR CASE
 """
@@ -35,6 +37,7 @@ def run(args, env_extra=None, fake_gpus=None, timeout=180):
     env = dict(os.environ)
     for name in ("ROCPROF_COUNTER_CHIP", "ROCPROF_COUNTER_CHECK"):
         env.pop(name, None)
+    env["ROCPROF_COUNTER_CHECK_CACHE"] = "0"  # every case but kept_checks checks in full
     if fake_gpus is not None:
         env["FAKE_CUDA_DEVICES"] = str(fake_gpus)
         env["LD_LIBRARY_PATH"] = ARGS["driver_dir"] + (":" + env["LD_LIBRARY_PATH"]
@@ -226,8 +229,67 @@ def list_avail(c):
             c.check("smsp__warps_launched" in names and len(rows) > 3000, "native counters")
 
 
+def kept_checks(c):
+    out = fresh("kept_checks")
+    kept = os.path.join(out, "kept")
+    run_dir = os.path.join(out, "run")
+    group = ["--counter-chip", "GH100", "--pmc", "SQ_WAVES", "smsp__inst_executed.sum"]
+
+    def checked(args, cache=kept):
+        p = run(args + ["-d", run_dir] + app(),
+                {"ROCPROF_COUNTER_CHECK_CACHE": cache, "LD_DEBUG": "files"})
+        nvperf = "libnvperf_host.so" in p.stderr  # the host API's library, loaded for a full check
+        return p, nvperf, sorted(os.listdir(kept)) if os.path.isdir(kept) else []
+
+    p, nvperf, files = checked(group)
+    c.eq(p.returncode, 0, "first run of a valid group")
+    c.check(nvperf, "the first run checks in full (libnvperf_host loaded)")
+    c.eq(len(files), 1, "the passed check is kept in $ROCPROF_COUNTER_CHECK_CACHE")
+    if files:
+        with open(os.path.join(kept, files[0]), "rb") as f:
+            text = f.read().decode(errors="replace")
+        for part in ("program ", "backend cupti ", "nvperf_host ", "target chip GH100",
+                     " pmc SQ_WAVES smsp__inst_executed.sum"):
+            c.check(part in text, f"the kept key names {part.strip()!r}")
+    p, nvperf, again = checked(group)
+    c.eq(p.returncode, 0, "second run of the same group")
+    c.check(not nvperf, "the second run does not load libnvperf_host")
+    c.eq(again, files, "nothing new kept")
+    c.eq((recorded(run_dir) or {}).get("ROCPROF_COUNTERS"), "pmc: SQ_WAVES smsp__inst_executed.sum",
+         "the counters are handed to the tool as after a full check")
+
+    # Another group, another -E file's contents: checked in full and kept beside.
+    definitions = definitions_file(out, "extra.yaml", "TWICE_WAVES", "2*SQ_WAVES")
+    extra = ["--counter-chip", "GH100", "-E", definitions, "--pmc", "TWICE_WAVES"]
+    p, nvperf, files = checked(extra)
+    c.check(p.returncode == 0 and nvperf and len(files) == 2, "an -E group is checked and kept")
+    definitions_file(out, "extra.yaml", "TWICE_WAVES", "2*SQ_WAVE")  # now wrong
+    p, nvperf, files = checked(extra)
+    c.check(p.returncode == 1 and "SQ_WAVE" in p.stderr,
+            "an edited -E file is checked again (its error, not the kept pass)")
+    c.eq(len(files), 2, "a failed check is not kept")
+
+    # Unknown counters are refused whatever was kept; a damaged file is checked again.
+    p, _, _ = checked(["--counter-chip", "GH100", "--pmc", "SQ_WAVE"])
+    c.check(p.returncode == 1 and "closest names: SQ_WAVES" in p.stderr, "a typo still refused")
+    first = os.path.join(kept, sorted(os.listdir(kept))[0])
+    with open(first, "w") as f:
+        f.write("something else")
+    p1, nvperf1, _ = checked(group)
+    p2, nvperf2, _ = checked(extra[:-1] + ["SQ_WAVES"])
+    c.check(p1.returncode == 0 and p2.returncode == 0, "both groups run after the damage")
+    c.check(nvperf1 or nvperf2, "the damaged file's group is checked in full again")
+
+    # Off: nothing kept, every run checks in full.
+    off = os.path.join(out, "off")
+    p = run(group + ["-d", off] + app(), {"ROCPROF_COUNTER_CHECK_CACHE": "0",
+                                           "LD_DEBUG": "files"})
+    c.check(p.returncode == 0 and "libnvperf_host.so" in p.stderr,
+            "ROCPROF_COUNTER_CHECK_CACHE=0 checks in full")
+
+
 CASES = {f.__name__: f for f in (offline_chip, unknown_counters, multi_pass_group, extra_counters,
-                                 no_gpu, fake_gpus, list_avail)}
+                                 no_gpu, fake_gpus, list_avail, kept_checks)}
 
 
 def main():

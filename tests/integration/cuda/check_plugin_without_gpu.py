@@ -42,7 +42,8 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     c = cc.checker("plugin_without_gpu")
     entry_points = ["InitializeInjection", "rocprof_backend_register",
-                    "rocprof_cuda_count_metric_passes", "rocprof_cuda_list_metrics_json"]
+                    "rocprof_cuda_count_metric_passes", "rocprof_cuda_counter_source",
+                    "rocprof_cuda_list_metrics_json"]
     c.eq(exported_symbols(plugin), entry_points, "exported symbols")
     c.eq(exported_symbols(standalone), entry_points, "exported symbols of the test variant")
     c.eq(exported_data(plugin), ["rocprof_backend_manifest"], "exported data (the backend manifest)")

@@ -21,9 +21,12 @@ struct backend_spec {
   // starts (checking --pmc, --list-avail); empty when the backend has none:
   //   const char* listing(const char* chip, int profiler_type): its counters as JSON;
   //   uint64_t passes(const char* chip, const char* const* names, uint64_t count,
-  //                   char* error, uint64_t error_size): hardware passes, 0 when refused.
+  //                   char* error, uint64_t error_size): hardware passes, 0 when refused;
+  //   const char* source(): what the two answer from (library files and versions), so that
+  //                   their answers can be kept across runs; "" when unknown. Optional.
   std::string_view counter_listing_entry;
   std::string_view pass_count_entry;
+  std::string_view counter_source_entry;
 };
 
 // Every backend the table names.
