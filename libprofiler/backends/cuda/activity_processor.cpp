@@ -208,14 +208,15 @@ void activity_processor::add_module_functions(uint64_t code_object_id,
     code_object_of_[name] = code_object_id;
 }
 
-uint64_t activity_processor::dispatch_id_of(const CUpti_ActivityKernel10& k, const kernel_event& e,
+uint64_t activity_processor::dispatch_id_of(const CUpti_ActivityKernel10& k, kernel_event& e,
                                             uint64_t launch_dispatch_id) {
   if (graphs_ != nullptr && k.graphId != 0) {
     const uint32_t grid[3] = {e.grid.x, e.grid.y, e.grid.z};
     const uint32_t block[3] = {e.workgroup.x, e.workgroup.y, e.workgroup.z};
     std::vector<finished_dispatch> ready;
+    // An untimed node record (kernel replay) takes its laid-out span (graph_counting.hpp).
     const uint64_t id = graphs_->kernel_record(k.correlationId, e.kernel_id, grid, block,
-                                               e.start_ns, e.end_ns, ready);
+                                               e.start_ns, e.end_ns, ready, &e.start_ns, &e.end_ns);
     deliver(ready);
     if (id == graph_counting::not_a_node) return 0;
     if (id != 0) return id;

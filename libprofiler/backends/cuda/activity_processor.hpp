@@ -167,7 +167,7 @@ class activity_processor {
   // Reports `name`'s symbol unless it was; the resources are the first record's or launch's.
   void report_symbol_locked(const std::string& name, uint64_t id, const function_resources& r);
   // 0: the record is the range profiler's own kernel in a counted graph launch (left out).
-  uint64_t dispatch_id_of(const CUpti_ActivityKernel10& k, const kernel_event& e,
+  uint64_t dispatch_id_of(const CUpti_ActivityKernel10& k, kernel_event& e,
                           uint64_t launch_dispatch_id);
   void deliver(std::vector<finished_dispatch>& ready);
 

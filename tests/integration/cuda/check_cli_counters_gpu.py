@@ -403,14 +403,15 @@ def join(c):
     c.check(all(n == 1 for n in twice.values()),
             f"one kernel record per dispatch id ({sum(n > 1 for n in twice.values())} repeat)")
     # This group is collected without replay by default, and its kernels keep their times.
-    # Graph launches are counted with kernel replay, whose kernel records carry none
-    # (docs/user-guide.md); a graph launch's kernels share its correlation id.
+    # Graph launches are counted with kernel replay, whose kernel records carry none: their
+    # nodes take spans laid out from their own durations (graph_counting.hpp).
     per_launch = collections.Counter(r["Correlation_Id"] for r in kernel_rows)
     untimed = [r for r in kernel_rows if per_launch[r["Correlation_Id"]] == 1 and
                (int(r["Start_Timestamp"]) <= 0 or int(r["End_Timestamp"]) < int(r["Start_Timestamp"]))]
     c.check(kernel_rows and not untimed,
             f"every kernel record outside graph launches has its times ({len(untimed)} lack them)")
     rows = csv_rows(out, "counter_collection")
+    replayed_graph_times(c, kernel_rows, rows)
     bad = [r for r in rows if r["Dispatch_Id"] not in kernels
            or kernels[r["Dispatch_Id"]]["Kernel_Name"] != r["Kernel_Name"]
            or kernels[r["Dispatch_Id"]]["Correlation_Id"] != r["Correlation_Id"]
@@ -494,6 +495,44 @@ def replayed_kernel_times(c, recorded_rows):
     return len(replayed)
 
 
+def replayed_graph_times(c, kernel_rows, counter_rows):
+    """Graph nodes counted with kernel replay (their records untimed) take spans laid out from
+    their launch's start and the ranges' durations: every node row is timed, the nodes of one
+    launch follow each other without overlap, each node's counter rows carry its kernel row's
+    span, and each kernel's duration is near the one CUPTI recorded for it outside the graph
+    (`kernel_rows` of a run whose other kernels are counted without replay)."""
+    per_launch = collections.defaultdict(list)
+    for r in kernel_rows:
+        per_launch[r["Correlation_Id"]].append(r)
+    nodes = [r for rows in per_launch.values() if len(rows) > 1 for r in rows]
+    if not nodes:
+        return
+    untimed = [r for r in nodes if int(r["Start_Timestamp"]) <= 0
+               or int(r["End_Timestamp"]) <= int(r["Start_Timestamp"])]
+    c.check(not untimed, f"graph nodes counted with kernel replay have times "
+            f"({len(untimed)} of {len(nodes)} lack them)")
+    overlapping = 0
+    for rows in per_launch.values():
+        timed = sorted((int(r["Start_Timestamp"]), int(r["End_Timestamp"])) for r in rows
+                       if len(rows) > 1 and int(r["Start_Timestamp"]) > 0)
+        overlapping += sum(timed[i][1] > timed[i + 1][0] for i in range(len(timed) - 1))
+    c.eq(overlapping, 0, "the nodes of a replayed graph launch follow each other")
+    spans = {r["Dispatch_Id"]: (r["Start_Timestamp"], r["End_Timestamp"]) for r in nodes}
+    apart = [r for r in counter_rows if r["Dispatch_Id"] in spans
+             and (r["Start_Timestamp"], r["End_Timestamp"]) != spans[r["Dispatch_Id"]]]
+    c.check(not apart, f"graph nodes' counter rows carry their kernel rows' spans "
+            f"({len(apart)} differ)")
+    recorded = median_durations([r for rows in per_launch.values() if len(rows) == 1
+                                 for r in rows])
+    for name, duration in sorted(median_durations(nodes).items()):
+        if recorded.get(name, 0) <= 0:
+            continue
+        ratio = duration / recorded[name]
+        print(f"  graph node {name}: {duration / 1e3:.1f} us laid out under kernel replay, "
+              f"{recorded[name] / 1e3:.1f} us recorded by CUPTI outside the graph ({ratio:.2f}x)")
+        c.check(0.5 <= ratio <= 2.0, f"graph node {name}'s duration is its own ({ratio:.2f}x)")
+
+
 def parallel_graph_values(c):
     """A graph of parallel branches (no copy node): under kernel replay its kernel records carry
     no times, and their arrival order tells which range is whose. Every node of every launch
@@ -514,6 +553,7 @@ def parallel_graph_values(c):
     c.eq(len(graph_ids), 80, "80 graph kernels (40 launches of two parallel nodes)")
     c.check(not missing, f"every parallel graph node has values ({len(missing)} lack them)")
     c.check(not wrong, f"every parallel graph node has its own kernel's SQ_WAVES ({len(wrong)} do not)")
+    replayed_graph_times(c, list(parallel.values()), csv_rows(out, "counter_collection"))
     return len(graph_ids)
 
 

@@ -3,6 +3,8 @@
 // dispatch ids given at launch, matched by kernel, grid and block.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "counters/graph_counting.hpp"
 
 namespace rocprof::cuda {
@@ -27,6 +29,16 @@ uint64_t kernel(graph_counting& g, uint32_t id, uint64_t kernel_id, uint32_t gri
   const uint32_t threads[3] = {grid, 1, 1};
   const uint32_t block[3] = {256, 1, 1};
   return g.kernel_record(id, kernel_id, threads, block, start, start + 5, ready);
+}
+
+// A record as kernel replay leaves it (start and end 0); `span` gets what the launch lays out.
+uint64_t untimed_kernel(graph_counting& g, uint32_t id, uint64_t kernel_id, uint32_t grid,
+                        std::vector<finished_dispatch>& ready,
+                        std::pair<uint64_t, uint64_t>& span) {
+  const uint32_t threads[3] = {grid, 1, 1};
+  const uint32_t block[3] = {256, 1, 1};
+  span = {0, 0};
+  return g.kernel_record(id, kernel_id, threads, block, 0, 0, ready, &span.first, &span.second);
 }
 
 std::vector<double> range(double v) {
@@ -201,6 +213,83 @@ TEST(graph_counting, records_no_node_is_left_for_are_the_profilers) {
   EXPECT_EQ(kernel(g, 8, 1, 4096, 30, ready), 0u);                          // not a counted launch
   g.launched(7, {node(21, 0, 64, true)});
   EXPECT_EQ(kernel(g, 7, 5, 64, 40, ready), 21u);
+}
+
+// Under kernel replay each range carries its kernel's duration, and the replay ran the nodes
+// one at a time in range order from the launch's start: a chain's untimed records take spans
+// laid out that way (the copy node's range takes its time too), and their counter rows the same.
+TEST(graph_counting, replayed_chain_nodes_take_spans_laid_out_by_their_durations) {
+  graph_counting g;
+  graph_node_dispatch a = node(11, 1, 4096, true), b = node(12, 2, 256, true);
+  a.range_index = 0;
+  b.range_index = 2;  // range 1 is the copy node's
+  g.launched(9, {a, b}, 0, 3);
+  std::vector<finished_dispatch> ready;
+  g.collected(9, {range(10), range(20), range(30)}, ready, {100, 50, 30}, 1000);
+  std::pair<uint64_t, uint64_t> span;
+  EXPECT_EQ(untimed_kernel(g, 9, 2, 256, ready, span), 12u);  // any arrival order
+  EXPECT_EQ(span, std::make_pair(uint64_t{1150}, uint64_t{1180}));
+  EXPECT_EQ(untimed_kernel(g, 9, 1, 4096, ready, span), 11u);
+  EXPECT_EQ(span, std::make_pair(uint64_t{1000}, uint64_t{1100}));
+  ASSERT_EQ(ready.size(), 2u);
+  for (const finished_dispatch& f : ready) {
+    const bool first = f.counted.dispatch_info.dispatch_id == 11;
+    EXPECT_EQ(f.start_ns, first ? 1000u : 1150u);
+    EXPECT_EQ(f.end_ns, first ? 1100u : 1180u);
+  }
+}
+
+// Parallel branches under kernel replay: the arrival order is the ranges' order, and so the
+// order the spans are laid out in.
+TEST(graph_counting, replayed_parallel_nodes_take_spans_in_arrival_order) {
+  graph_counting g;
+  g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
+  std::vector<finished_dispatch> ready;
+  g.collected(4, {range(10), range(20)}, ready, {40, 60}, 500);
+  std::pair<uint64_t, uint64_t> span;
+  EXPECT_EQ(untimed_kernel(g, 4, 8, 2048, ready, span), 2u);
+  EXPECT_EQ(span, std::make_pair(uint64_t{500}, uint64_t{540}));
+  EXPECT_EQ(untimed_kernel(g, 4, 7, 1024, ready, span), 1u);
+  EXPECT_EQ(span, std::make_pair(uint64_t{540}, uint64_t{600}));
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_EQ(ready[0].start_ns, 500u);
+  EXPECT_EQ(ready[1].end_ns, 600u);
+}
+
+// What is not laid out: records that came before the ranges were decoded (their kernel rows
+// already went out untimed, so the counter rows stay untimed too), ranges without durations,
+// and untimed kernels among which a copy took a range (no order is known).
+TEST(graph_counting, spans_are_laid_out_only_when_durations_and_order_are_known) {
+  std::pair<uint64_t, uint64_t> span;
+  {
+    graph_counting g;
+    g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
+    std::vector<finished_dispatch> ready;
+    EXPECT_EQ(untimed_kernel(g, 4, 8, 2048, ready, span), 2u);
+    EXPECT_EQ(span, std::make_pair(uint64_t{0}, uint64_t{0}));
+    EXPECT_EQ(untimed_kernel(g, 4, 7, 1024, ready, span), 1u);
+    g.collected(4, {range(10), range(20)}, ready, {40, 60}, 500);
+    ASSERT_EQ(ready.size(), 2u);
+    EXPECT_EQ(ready[0].values, range(10));
+    EXPECT_EQ(ready[0].start_ns, 0u);
+    EXPECT_EQ(ready[1].end_ns, 0u);
+  }
+  {
+    graph_counting g;
+    g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
+    std::vector<finished_dispatch> ready;
+    g.collected(4, {range(10), range(20)}, ready);  // no durations
+    EXPECT_EQ(untimed_kernel(g, 4, 8, 2048, ready, span), 2u);
+    EXPECT_EQ(span, std::make_pair(uint64_t{0}, uint64_t{0}));
+  }
+  {
+    graph_counting g;
+    g.launched(4, {node(1, 7, 1024, true), node(2, 8, 2048, true)});
+    std::vector<finished_dispatch> ready;
+    g.collected(4, {range(10), range(20), range(30)}, ready, {40, 60, 20}, 500);
+    EXPECT_EQ(untimed_kernel(g, 4, 8, 2048, ready, span), 2u);
+    EXPECT_EQ(span, std::make_pair(uint64_t{0}, uint64_t{0}));
+  }
 }
 
 }  // namespace

@@ -39,19 +39,47 @@ std::map<uint32_t, graph_counting::pending>::iterator graph_counting::find_locke
 }
 
 void graph_counting::collected(uint32_t cupti_id, std::vector<std::vector<double>> ranges,
-                               std::vector<finished_dispatch>& ready) {
+                               std::vector<finished_dispatch>& ready,
+                               std::vector<uint64_t> durations, uint64_t launch_start_ns) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = find_locked(cupti_id);
   if (it == launches_.end()) return;
-  it->second.ranges = std::move(ranges);
-  it->second.ranges_known = true;
+  pending& p = it->second;
+  if (durations.size() == ranges.size()) p.durations = std::move(durations);
+  p.launch_start_ns = launch_start_ns;
+  p.ranges = std::move(ranges);
+  p.ranges_known = true;
   try_resolve(it, ready);
+}
+
+int graph_counting::untimed_range_of(const pending& p, int node) {
+  if (!p.ranges_known || p.durations.empty() || p.launch_start_ns == 0) return -1;
+  if (p.ordered_ranges != 0 && p.ranges.size() == p.ordered_ranges)
+    return p.nodes[static_cast<size_t>(node)].range_index;
+  // Otherwise the arrival order, as try_resolve lines them up: kernels alone took ranges.
+  const bool all_untimed_kernels =
+      std::all_of(p.records.begin(), p.records.end(),
+                  [](const record& r) { return r.start_ns == 0 && r.node >= 0; });
+  if (!all_untimed_kernels || p.ranges.size() != p.nodes.size()) return -1;
+  return static_cast<int>(p.records.size());
+}
+
+void graph_counting::lay_out_replayed(const pending& p, int range, record& r) {
+  if (range < 0 || static_cast<size_t>(range) >= p.durations.size()) return;
+  const auto own = p.durations[static_cast<size_t>(range)];
+  if (own == 0) return;
+  uint64_t start = p.launch_start_ns;
+  for (int i = 0; i < range; ++i)
+    start += p.durations[static_cast<size_t>(i)];
+  r.replayed_start_ns = start;
+  r.replayed_end_ns = start + own;
 }
 
 uint64_t graph_counting::kernel_record(uint32_t cupti_id, uint64_t kernel_id,
                                        const uint32_t grid_threads[3], const uint32_t block[3],
                                        uint64_t start_ns, uint64_t end_ns,
-                                       std::vector<finished_dispatch>& ready) {
+                                       std::vector<finished_dispatch>& ready,
+                                       uint64_t* replayed_start_ns, uint64_t* replayed_end_ns) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = find_locked(cupti_id);
   if (it == launches_.end()) return finished_.count(cupti_id) != 0 ? not_a_node : 0;
@@ -72,7 +100,15 @@ uint64_t graph_counting::kernel_record(uint32_t cupti_id, uint64_t kernel_id,
   for (size_t i = 0; i < p.nodes.size() && node < 0; ++i)  // a node whose kernel is unknown
     if (!taken[i] && p.nodes[i].kernel_id == 0) node = static_cast<int>(i);
   if (node < 0) return not_a_node;
-  p.records.push_back(record{start_ns, end_ns, node});
+  record r{start_ns, end_ns, node};
+  if (start_ns == 0 && end_ns == 0) {
+    lay_out_replayed(p, untimed_range_of(p, node), r);
+    if (r.replayed_end_ns != 0 && replayed_start_ns != nullptr && replayed_end_ns != nullptr) {
+      *replayed_start_ns = r.replayed_start_ns;
+      *replayed_end_ns = r.replayed_end_ns;
+    }
+  }
+  p.records.push_back(r);
   ++p.kernels_matched;
   const uint64_t dispatch_id = p.nodes[static_cast<size_t>(node)].dispatch_id;
   try_resolve(it, ready);
@@ -138,8 +174,9 @@ void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
     finished_dispatch f;
     f.counted = n.counted;
     if (range_of[i] != SIZE_MAX) f.values = p.ranges[range_of[i]];
-    f.start_ns = order[i].start_ns;
-    f.end_ns = order[i].end_ns;
+    const bool laid_out = order[i].start_ns == 0 && order[i].replayed_end_ns != 0;
+    f.start_ns = laid_out ? order[i].replayed_start_ns : order[i].start_ns;
+    f.end_ns = laid_out ? order[i].replayed_end_ns : order[i].end_ns;
     ready.push_back(std::move(f));
   }
   remember_finished_locked(it->first, p);

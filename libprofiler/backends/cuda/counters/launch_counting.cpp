@@ -299,7 +299,9 @@ void launch_counting::graph_launch_enter(const CUpti_CallbackData& cb, const lau
   if (session != nullptr) {
     session->mutex().lock();
     if (begin_graph_run(*session, cs, why)) {
-      t_pending = pending_launch{pending_launch::kind::graph, session, {}, 0, records_id, {}, 0};
+      // As for single launches: the nodes' replayed spans start once the profiler is running.
+      t_pending = pending_launch{
+          pending_launch::kind::graph, session, {}, sink_.timestamp(), records_id, {}, 0};
       return;
     }
     session->mutex().unlock();
@@ -392,7 +394,8 @@ void launch_counting::exit(CUpti_CallbackId cbid, const CUpti_CallbackData& cb) 
   deliver(done.ready);
   if (done.what == pending_launch::kind::graph) {
     std::vector<finished_dispatch> ready;
-    graphs_.collected(done.graph_cupti_id, ok ? std::move(ranges) : decltype(ranges){}, ready);
+    graphs_.collected(done.graph_cupti_id, ok ? std::move(ranges) : decltype(ranges){}, ready,
+                      std::move(durations), done.start_ns);
     return deliver(ready);
   }
   if (!ok || ranges.empty()) return lost(done.counted, ok ? "a counted launch gave no range" : "");
