@@ -54,6 +54,16 @@ def pin_command(cores):
     return ["taskset", "-c", ",".join(str(c) for c in chosen)]
 
 
+def shuffled_rounds(items, rounds, seed):
+    """`items` once per round, in an order shuffled each round with a fixed seed: drift in the VM
+    hits every configuration alike, and none always runs first (cold) or after the same one."""
+    shuffle = random.Random(seed)
+    for _ in range(rounds):
+        order = list(items)
+        shuffle.shuffle(order)
+        yield order
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", required=True)
@@ -120,13 +130,8 @@ def main():
 
     pin = pin_command(args.cores)
     results = {}
-    # Interleave the configurations run by run so that drift in the VM hits all of them alike,
-    # in an order shuffled each run (seeded): none always first, or after the same one.
     samples = {name: [] for name, _, _ in configs}
-    shuffle = random.Random(args.seed)
-    for r in range(args.runs):
-        order = list(configs)
-        shuffle.shuffle(order)
+    for order in shuffled_rounds(configs, args.runs, args.seed):
         for name, cmd, env in order:
             data, proc = run(pin + cmd, env)
             if data is None:

@@ -33,7 +33,6 @@ Ends with one line "TORCH_OVERHEAD_RESULT {json}". Exit 77 without a GPU or PyTo
 import argparse
 import json
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -42,7 +41,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "cuda_launch"))
-from run_cuda_launch import pin_command  # noqa: E402  (the same cores, or the machine's first)
+# The same cores (or the machine's first) and the same shuffled order of rounds.
+from run_cuda_launch import pin_command, shuffled_rounds  # noqa: E402
 SKIP = 77
 # The CUDA API functions torch.profiler's trace of this loop holds (H100, torch 2.11).
 TORCH_PROFILER_CALLS = ["cudaLaunchKernel", "cudaDeviceSynchronize"]
@@ -167,13 +167,8 @@ def main() -> int:
     samples = {name: [] for name in configs}  # whole loop, µs per iteration, one per round
     part_medians = {name: [] for name in configs}  # each process's median part
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    names = list(configs)
-    shuffle = random.Random(args.seed)
-    for r in range(args.rounds):
-        # A fresh order each round: no configuration always runs first (cold) or right after
-        # the same one (a rotation kept --kernel-trace after torch.profiler in most rounds).
-        order = list(names)
-        shuffle.shuffle(order)
+    # (A rotation instead of the shuffle kept --kernel-trace after torch.profiler in most rounds.)
+    for r, order in enumerate(shuffled_rounds(list(configs), args.rounds, args.seed)):
         for name in order:
             measured = run_once(pin + configs[name], env)
             if measured == SKIP:

@@ -187,7 +187,7 @@ bool activity_processor::launched_elsewhere(const CUpti_ActivityKernel10& k,
 }
 
 void activity_processor::leave_out_profiler_kernel(const std::string& name) {
-  if (counts_.profiler_kernels++ == 0 && std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+  if (counts_.profiler_kernels++ == 0 && verbose_diagnostics())
     std::fprintf(stderr,
                  "rocprofv3 [cuda]: counters: kernel records of the range profiler's own kernels "
                  "(%s), launched inside counted launches, are left out of the trace\n",

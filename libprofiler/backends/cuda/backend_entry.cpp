@@ -76,7 +76,7 @@ rocprofiler_status_t start(const rocprof_enabled_kinds_t* kinds) {
   sink->set_kinds(*kinds);
   if (sink->enabled(cuda_domain::runtime_api) || sink->enabled(cuda_domain::driver_api))
     note_cuda_api_requested();
-  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+  if (verbose_diagnostics())
     std::fprintf(stderr, "rocprofv3 [cuda]: core start: buffer kinds 0x%llx 0x%llx%s\n",
                  static_cast<unsigned long long>(kinds->buffer_kinds[0]),
                  static_cast<unsigned long long>(kinds->buffer_kinds[1]),
@@ -96,8 +96,7 @@ rocprofiler_status_t backend_start(void*, const rocprof_enabled_kinds_t* kinds) 
 
 void backend_stop(void*) {
   guarded_call("cuda backend stop", [] {
-    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
-      std::fprintf(stderr, "rocprofv3 [cuda]: core stop\n");
+    if (verbose_diagnostics()) std::fprintf(stderr, "rocprofv3 [cuda]: core stop\n");
     stop_backend();
   });
 }

@@ -19,10 +19,13 @@ void note_injection_requested() {
   g_injection_requested.store(true, std::memory_order_relaxed);
 }
 
+bool verbose_diagnostics() {
+  return std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr;
+}
+
 bool notices_wanted() {
   return g_cuda_api_requested.load(std::memory_order_relaxed) ||
-         g_injection_requested.load(std::memory_order_relaxed) ||
-         std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr;
+         g_injection_requested.load(std::memory_order_relaxed) || verbose_diagnostics();
 }
 
 bool notices_wanted(backend_sink& sink) {

@@ -16,6 +16,10 @@ void note_cuda_api_requested();
 // InitializeInjection was called.
 void note_injection_requested();
 
+// ROCPROF_CUDA_VERBOSE is set: the plugin prints its diagnostics (how records were matched,
+// the sizes it chose, what it left out) besides the notices.
+bool verbose_diagnostics();
+
 bool notices_wanted();
 // Also when `sink` traces the CUDA API domains.
 bool notices_wanted(backend_sink& sink);

@@ -1,4 +1,5 @@
 #include "pc_sampler.hpp"
+#include "notices.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -166,7 +167,7 @@ const pc_sampler_settings& pc_sampler::sized_settings() {
   std::call_once(sized_once_, [this] {
     const pc_sampling_gpu gpu = gpu_lookup_ ? gpu_lookup_() : pc_sampling_gpu{};
     sized_ = pc_sampler_sized_for(settings_, gpu);
-    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+    if (verbose_diagnostics())
       std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", describe_sizing(sized_, gpu).c_str());
   });
   return sized_;
@@ -332,7 +333,7 @@ void pc_sampler::deliver_at_disable(context_state& c) {
   dp.ctx = c.ctx;
   if (api_.disable(&dp) != CUPTI_SUCCESS || c.stop_buffer.totalNumPcs == 0) return;
   deliver(c, c.stop_buffer);
-  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
+  if (verbose_diagnostics())
     std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling: %zu PCs released at disable\n",
                  c.stop_buffer.totalNumPcs);
 }

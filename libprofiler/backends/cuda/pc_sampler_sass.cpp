@@ -4,17 +4,11 @@
 #include <cstdlib>
 #include <set>
 
+#include "notices.hpp"
 #include "pc_sampler.hpp"
 #include "sass_disassembly.hpp"
 
 namespace rocprof::cuda {
-namespace {
-
-bool verbose() {
-  return std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr;
-}
-
-}  // namespace
 
 void pc_sampler::sampled_instructions(const instruction_fn& each) {
   std::set<uint64_t> pending;
@@ -29,7 +23,7 @@ void pc_sampler::sampled_instructions(const instruction_fn& each) {
       disassembler_set_ = true;
     }
   }
-  if (!pending.empty() && disassembler_.empty() && verbose())
+  if (!pending.empty() && disassembler_.empty() && verbose_diagnostics())
     std::fprintf(stderr,
                  "rocprofv3 [cuda]: PC sampling: no nvdisasm (ROCPROF_NVDISASM, CUDA_HOME): "
                  "the Instruction column stays empty\n");
@@ -44,7 +38,7 @@ void pc_sampler::sampled_instructions(const instruction_fn& each) {
       }
       std::string error;
       if (!disassemble_cubin(disassembler_, cubin.data(), cubin.size(), listing, error)) {
-        if (verbose())
+        if (verbose_diagnostics())
           std::fprintf(stderr, "rocprofv3 [cuda]: PC sampling: code object %llu: %s\n",
                        static_cast<unsigned long long>(co), error.c_str());
         // A disassembler that hangs would hang on every cubin: the rest keep no text.

@@ -261,8 +261,7 @@ bool start_backend(backend_sink* sink, const char* how, bool restart) {
                (s.session->attributes_by_api_records() ? ", launches from API records" : "") +
                (s.session->traces_api_from_records() ? ", API calls from API records" : "") + ")";
   }
-  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr)
-    std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
+  if (verbose_diagnostics()) std::fprintf(stderr, "rocprofv3 [cuda]: %s\n", s.status.c_str());
   return st == session_state::running;
 }
 
@@ -291,7 +290,7 @@ void flush_backend() {
   std::lock_guard<std::mutex> lock{s.mutex};
   if (s.session == nullptr || s.finished) return;
   flush_on_helper_thread(*s.session);
-  if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) {
+  if (verbose_diagnostics()) {
     const activity_counts c = s.session->counts();
     std::fprintf(
         stderr,
@@ -312,7 +311,7 @@ void finish_backend() {
   if (s.session != nullptr) {
     flush_on_helper_thread(*s.session, true);
     s.session->finish_counting();
-    if (std::getenv("ROCPROF_CUDA_VERBOSE") != nullptr) {
+    if (verbose_diagnostics()) {
       print_correlation_counts(*s.session);
       // The tools may have started after the running line (deferred start): said again here.
       if (s.session->traces_api_from_records())

@@ -177,15 +177,21 @@ TEST(graph_counting, exec_nodes_are_kept_per_exec) {
   EXPECT_FALSE(g.exec_nodes(0x9999, got));
 }
 
+// Launch 9 of a chain: kernel node 11 (kernel 1) -> a D2D copy node -> kernel node 12 (kernel
+// 2), three ranges.
+void launch_chain_with_a_copy(graph_counting& g) {
+  graph_node_dispatch a = node(11, 1, 4096, true), b = node(12, 2, 256, true);
+  a.range_index = 0;
+  b.range_index = 2;  // range 1 is the copy node's
+  g.launched(9, {a, b}, 0, 3);
+}
+
 // What the H100 showed under kernel replay: a kernel -> D2D copy -> kernel chain gives three
 // ranges, the copy node brings no memcpy record, and the kernel records carry no times. The
 // chain's order says whose range is whose.
 TEST(graph_counting, a_chain_maps_ranges_by_node_order_without_copy_records) {
   graph_counting g;
-  graph_node_dispatch a = node(11, 1, 4096, true), b = node(12, 2, 256, true);
-  a.range_index = 0;
-  b.range_index = 2;  // range 1 is the copy node's
-  g.launched(9, {a, b}, 0, 3);
+  launch_chain_with_a_copy(g);
   std::vector<finished_dispatch> ready;
   g.collected(9, {range(10), range(20), range(30)}, ready);
   EXPECT_EQ(kernel(g, 9, 2, 256, 0, ready), 12u);  // records in any order, no times
@@ -220,10 +226,7 @@ TEST(graph_counting, records_no_node_is_left_for_are_the_profilers) {
 // laid out that way (the copy node's range takes its time too), and their counter rows the same.
 TEST(graph_counting, replayed_chain_nodes_take_spans_laid_out_by_their_durations) {
   graph_counting g;
-  graph_node_dispatch a = node(11, 1, 4096, true), b = node(12, 2, 256, true);
-  a.range_index = 0;
-  b.range_index = 2;  // range 1 is the copy node's
-  g.launched(9, {a, b}, 0, 3);
+  launch_chain_with_a_copy(g);
   std::vector<finished_dispatch> ready;
   g.collected(9, {range(10), range(20), range(30)}, ready, {100, 50, 30}, 1000);
   std::pair<uint64_t, uint64_t> span;
