@@ -141,11 +141,11 @@ extern "C" __attribute__((visibility("default"))) const char* rocprof_cuda_count
     static std::string* text = nullptr;
     if (text != nullptr) return text->c_str();
     const listing_state& state = loaded_state();
-    const std::string cupti = file_identity(mapped_file(state.cupti.handle));
+    const std::string cupti_path = mapped_file(state.cupti.handle);
+    const std::string cupti = file_identity(cupti_path);
     std::string out;
     if (!cupti.empty()) {
       // CUPTI loads the libnvperf_host that sits beside it (the toolkit ships them together).
-      const std::string cupti_path = mapped_file(state.cupti.handle);
       const std::string folder = cupti_path.substr(0, cupti_path.find_last_of('/') + 1);
       out = "cupti " + cupti + " version " + std::to_string(state.cupti.version) +
             "; nvperf_host " + file_identity(folder + "libnvperf_host.so");
