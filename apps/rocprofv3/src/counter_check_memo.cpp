@@ -1,6 +1,5 @@
 #include "counter_check_memo.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -8,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "rocprof/common/file_identity.hpp"
 #include "rocprof/common/fnv1a.hpp"
 #include "rocprof/common/version.hpp"
 #include "rocprof/config/values.hpp"
@@ -18,11 +18,6 @@ namespace {
 constexpr const char* cache_variable = "ROCPROF_COUNTER_CHECK_CACHE";
 constexpr char separator = '\0';  // between the key and each warning in a kept file
 
-std::string value_in(const environment& base, const char* name) {
-  const auto it = base.find(name);
-  return it == base.end() ? std::string() : it->second;
-}
-
 bool read_whole(const std::string& path, std::string& text) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
@@ -30,6 +25,13 @@ bool read_whole(const std::string& path, std::string& text) {
   buffer << in.rdbuf();
   text = buffer.str();
   return true;
+}
+
+// FNV-1a of `text` as 16 hex digits.
+std::string hash_text(const std::string& text) {
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(common::fnv1a(text)));
+  return hex;
 }
 
 // A file's contents stand in the key as their size and hash ("-" when there is no file).
@@ -40,10 +42,8 @@ bool add_contents(std::string& key, const char* what, const std::string& path) {
   }
   std::string text;
   if (!read_whole(path, text)) return false;
-  char hash[17];
-  std::snprintf(hash, sizeof(hash), "%016llx",
-                static_cast<unsigned long long>(common::fnv1a(text)));
-  key += std::string(what) + " " + path + " " + std::to_string(text.size()) + " " + hash + "\n";
+  key += std::string(what) + " " + path + " " + std::to_string(text.size()) + " " +
+         hash_text(text) + "\n";
   return true;
 }
 
@@ -58,10 +58,9 @@ std::string counter_check_key(const std::vector<pass>& passes,
   std::error_code error;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe", error).string();
   std::string key = "rocprofv3 " + std::string(common::get_build_info().version) + "\n";
-  struct stat st {};
-  if (self.empty() || ::stat(self.c_str(), &st) != 0) return {};
-  key += "program " + self + " " + std::to_string(st.st_size) + " " +
-         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+  const std::string program = common::file_identity(self);
+  if (program.empty()) return {};
+  key += "program " + program + "\n";
   key += "backend " + backend_source + "\n";
   for (const auto& t : targets) {
     key += "target " + t.label + " | " + t.chip + " | " +
@@ -83,20 +82,18 @@ std::string counter_check_key(const std::vector<pass>& passes,
 }
 
 std::string counter_check_memo::folder_from(const environment& base) {
-  const std::string chosen = value_in(base, cache_variable);
+  const std::string chosen = environment_value(base, cache_variable);
   if (chosen.find('/') != std::string::npos) return chosen;  // a folder
   if (!chosen.empty() && !config::parse_env_bool(chosen).value_or(true)) return {};
-  const std::string xdg = value_in(base, "XDG_CACHE_HOME");
+  const std::string xdg = environment_value(base, "XDG_CACHE_HOME");
   if (!xdg.empty()) return xdg + "/rocprofv3/counter-checks";
-  const std::string home = value_in(base, "HOME");
+  const std::string home = environment_value(base, "HOME");
   if (!home.empty()) return home + "/.cache/rocprofv3/counter-checks";
   return {};
 }
 
 std::string counter_check_memo::path_of(const std::string& key) const {
-  char name[24];
-  std::snprintf(name, sizeof(name), "%016llx", static_cast<unsigned long long>(common::fnv1a(key)));
-  return folder_ + "/" + name;
+  return folder_ + "/" + hash_text(key);
 }
 
 bool counter_check_memo::passed(const std::string& key, std::vector<std::string>& warnings) const {

@@ -17,11 +17,6 @@ namespace {
 constexpr const char* chip_variable = "ROCPROF_COUNTER_CHIP";
 constexpr const char* check_variable = "ROCPROF_COUNTER_CHECK";
 
-std::string value_in(const environment& base, const char* name) {
-  const auto it = base.find(name);
-  return it == base.end() ? std::string() : it->second;
-}
-
 // The first backend that offers counters and loads.
 std::unique_ptr<counter_backend> open_counters(const tool_paths& paths, std::string& why) {
   for (const auto& backend : config::backends()) {
@@ -51,11 +46,11 @@ std::string counters_of(const std::vector<pass>& passes) {
 
 std::string named_counter_chip(const job& cli, const environment& base) {
   if (auto chip = cli.text("counter_chip"); chip && !chip->empty()) return *chip;
-  return value_in(base, chip_variable);
+  return environment_value(base, chip_variable);
 }
 
 bool counter_check_enabled(const environment& base) {
-  const std::string value = value_in(base, check_variable);
+  const std::string value = environment_value(base, check_variable);
   return value.empty() || config::parse_env_bool(value).value_or(true);
 }
 

@@ -21,11 +21,6 @@ std::string env_name(const char* key) {
   return std::string(config::option(key).env);
 }
 
-std::string base_value(const environment& base, const std::string& name) {
-  const auto it = base.find(name);
-  return it == base.end() ? std::string() : it->second;
-}
-
 // a:b with empty parts left out.
 std::string join_path_list(const std::vector<std::string>& parts) {
   std::vector<std::string> kept;
@@ -140,7 +135,7 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
   if (config.has("output_format")) {
     const std::string ours = config::join(config.list("output_format"), ",");
     const std::string name = env_name("output_format");
-    const std::string existing = base_value(base, name);
+    const std::string existing = environment_value(base, name);
     env[name] = existing.empty() ? ours : existing + "," + ours;
   }
   if (auto level = config.text("log_level"); level && *level != "env" && *level != "config") {
@@ -200,8 +195,9 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
   // Injection. LD_PRELOAD: --preload libraries, then what was there, then the tool.
   const tool_paths& paths = input.paths;
   std::vector<std::string> preload = config.list("preload");
-  if (!config.has("preload")) preload = config::split_any(base_value(base, "ROCPROF_PRELOAD"), ":");
-  preload.push_back(base_value(base, "LD_PRELOAD"));
+  if (!config.has("preload"))
+    preload = config::split_any(environment_value(base, "ROCPROF_PRELOAD"), ":");
+  preload.push_back(environment_value(base, "LD_PRELOAD"));
   preload.push_back(paths.tool());
   const bool markers = config.flag("marker_trace");
   if (markers && !config.flag("suppress_marker_preload") && is_file(paths.roctx())) {
@@ -209,7 +205,7 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
   }
   env["LD_PRELOAD"] = join_path_list(preload);
   env["ROCP_TOOL_LIBRARIES"] =
-      join_path_list({base_value(base, "ROCP_TOOL_LIBRARIES"), paths.tool()});
+      join_path_list({environment_value(base, "ROCP_TOOL_LIBRARIES"), paths.tool()});
   if (markers) env["NVTX_INJECTION64_PATH"] = paths.tool();
   if (config.flag("kokkos_trace")) {
     // Kokkos 4 reads KOKKOS_TOOLS_LIBS; Debian's Kokkos 3.7 reads only KOKKOS_PROFILE_LIBRARY.
@@ -230,6 +226,11 @@ pass_environment_result build_pass_environment(const pass_environment_input& inp
   }
   check_tool_accepts(base, env);
   return result;
+}
+
+std::string environment_value(const environment& env, const std::string& name) {
+  const auto it = env.find(name);
+  return it == env.end() ? std::string() : it->second;
 }
 
 }  // namespace rocprof::cli

@@ -16,6 +16,9 @@ using environment = std::map<std::string, std::string>;
 
 environment current_environment();
 
+// The value of `name` in `env`; empty when it is not set.
+std::string environment_value(const environment& env, const std::string& name);
+
 struct pass_environment_input {
   const job* config = nullptr;
   std::string output_path;  // the pass's ROCPROF_OUTPUT_PATH (sub-directory included)

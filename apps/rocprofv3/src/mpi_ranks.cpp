@@ -11,10 +11,7 @@ mpi_selection select_mpi_rank(const job& cli, const environment& base) {
     throw usage_error(
         "--mpi-world-rank-variable and --mpi-world-size-variable must be given together");
   std::string spec = cli.text("profile_mpi_ranks").value_or("");
-  if (spec.empty()) {
-    const auto it = base.find("ROCPROF_MPI_RANKS");
-    if (it != base.end()) spec = it->second;
-  }
+  if (spec.empty()) spec = environment_value(base, "ROCPROF_MPI_RANKS");
   std::vector<std::pair<int64_t, int64_t>> ranges;
   std::string error;
   if (!spec.empty() && !common::parse_rank_ranges(spec, &ranges, &error))

@@ -20,8 +20,9 @@ std::string output_root(const job& config, const environment& base) {
     return dir;
   };
   if (auto dir = config.text("output_directory")) return trimmed(*dir);
-  const auto it = base.find(std::string(config::option("output_directory").env));
-  if (it != base.end() && !it->second.empty()) return trimmed(it->second);
+  const std::string from_env =
+      environment_value(base, std::string(config::option("output_directory").env));
+  if (!from_env.empty()) return trimmed(from_env);
   char cwd[PATH_MAX] = {};
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) throw usage_error("cannot read the current directory");
   return cwd;

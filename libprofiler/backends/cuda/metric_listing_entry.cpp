@@ -22,7 +22,6 @@
 // two entries slow (~0.3 s and ~110 MB on the build machine).
 #include <dlfcn.h>
 #include <link.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -38,6 +37,7 @@
 #include "metrics/metric_listing.hpp"
 #include "metrics/profiler_host_loader.hpp"
 #include "rocprof/common/c_boundary.hpp"
+#include "rocprof/common/file_identity.hpp"
 
 namespace {
 
@@ -64,14 +64,6 @@ listing_state& loaded_state() {
 std::mutex& state_mutex() {
   static std::mutex* mutex = new std::mutex;
   return *mutex;
-}
-
-// "path size mtime_ns" of a file, or "" when it cannot be read.
-std::string file_identity(const std::string& path) {
-  struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0) return {};
-  return path + " " + std::to_string(st.st_size) + " " +
-         std::to_string(static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec);
 }
 
 // The file a dlopen handle maps (cupti_library::path says "already loaded: <soname>" for a
@@ -142,13 +134,13 @@ extern "C" __attribute__((visibility("default"))) const char* rocprof_cuda_count
     if (text != nullptr) return text->c_str();
     const listing_state& state = loaded_state();
     const std::string cupti_path = mapped_file(state.cupti.handle);
-    const std::string cupti = file_identity(cupti_path);
+    const std::string cupti = rocprof::common::file_identity(cupti_path);
     std::string out;
     if (!cupti.empty()) {
       // CUPTI loads the libnvperf_host that sits beside it (the toolkit ships them together).
       const std::string folder = cupti_path.substr(0, cupti_path.find_last_of('/') + 1);
       out = "cupti " + cupti + " version " + std::to_string(state.cupti.version) +
-            "; nvperf_host " + file_identity(folder + "libnvperf_host.so");
+            "; nvperf_host " + rocprof::common::file_identity(folder + "libnvperf_host.so");
     }
     text = new std::string(std::move(out));  // leaked: callers read it until the plugin closes
     return text->c_str();

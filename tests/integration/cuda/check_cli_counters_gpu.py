@@ -462,6 +462,20 @@ def median_durations(rows):
     return {name: sorted(v)[len(v) // 2] for name, v in by_name.items()}
 
 
+def durations_are_their_own(c, label, replayed_rows, recorded_rows):
+    """Per kernel name: the median duration of rows timed under kernel replay is within 0.5-2x
+    of the median CUPTI recorded for the same kernel without replay (`recorded_rows`)."""
+    recorded = median_durations(recorded_rows)
+    for name, duration in sorted(median_durations(replayed_rows).items()):
+        if recorded.get(name, 0) <= 0:
+            continue
+        ratio = duration / recorded[name]
+        print(f"  {label}{name}: {duration / 1e3:.1f} us under kernel replay, "
+              f"{recorded[name] / 1e3:.1f} us recorded by CUPTI without it ({ratio:.2f}x)")
+        c.check(0.5 <= ratio <= 2.0, f"{label}{name}'s duration under kernel replay is its own "
+                f"({ratio:.2f}x CUPTI's record)")
+
+
 def replayed_kernel_times(c, recorded_rows):
     """An elapsed-time counter is collected with kernel replay, whose kernel records carry no
     times: each kernel row takes its launch's start and the kernel's own duration
@@ -483,15 +497,7 @@ def replayed_kernel_times(c, recorded_rows):
              or r["End_Timestamp"] != replayed[r["Dispatch_Id"]]["End_Timestamp"]]
     c.check(replayed_rows and not apart,
             f"counter rows and kernel rows of a replayed dispatch share its span ({len(apart)} differ)")
-    recorded = median_durations(recorded_rows)
-    for name, duration in sorted(median_durations(replayed.values()).items()):
-        if name not in recorded or recorded[name] <= 0:
-            continue
-        ratio = duration / recorded[name]
-        print(f"  {name}: {duration / 1e3:.1f} us under kernel replay, "
-              f"{recorded[name] / 1e3:.1f} us recorded by CUPTI ({ratio:.2f}x)")
-        c.check(0.5 <= ratio <= 2.0, f"{name}'s duration under kernel replay is its own "
-                f"({ratio:.2f}x CUPTI's record)")
+    durations_are_their_own(c, "", replayed.values(), recorded_rows)
     return len(replayed)
 
 
@@ -522,15 +528,8 @@ def replayed_graph_times(c, kernel_rows, counter_rows):
              and (r["Start_Timestamp"], r["End_Timestamp"]) != spans[r["Dispatch_Id"]]]
     c.check(not apart, f"graph nodes' counter rows carry their kernel rows' spans "
             f"({len(apart)} differ)")
-    recorded = median_durations([r for rows in per_launch.values() if len(rows) == 1
-                                 for r in rows])
-    for name, duration in sorted(median_durations(nodes).items()):
-        if recorded.get(name, 0) <= 0:
-            continue
-        ratio = duration / recorded[name]
-        print(f"  graph node {name}: {duration / 1e3:.1f} us laid out under kernel replay, "
-              f"{recorded[name] / 1e3:.1f} us recorded by CUPTI outside the graph ({ratio:.2f}x)")
-        c.check(0.5 <= ratio <= 2.0, f"graph node {name}'s duration is its own ({ratio:.2f}x)")
+    durations_are_their_own(c, "graph node ", nodes,
+                            [r for rows in per_launch.values() if len(rows) == 1 for r in rows])
 
 
 def parallel_graph_values(c):

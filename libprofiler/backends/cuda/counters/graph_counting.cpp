@@ -52,15 +52,17 @@ void graph_counting::collected(uint32_t cupti_id, std::vector<std::vector<double
   try_resolve(it, ready);
 }
 
+bool graph_counting::all_untimed_kernels(const std::vector<record>& records) {
+  return std::all_of(records.begin(), records.end(),
+                     [](const record& r) { return r.start_ns == 0 && r.node >= 0; });
+}
+
 int graph_counting::untimed_range_of(const pending& p, int node) {
   if (!p.ranges_known || p.durations.empty() || p.launch_start_ns == 0) return -1;
   if (p.ordered_ranges != 0 && p.ranges.size() == p.ordered_ranges)
     return p.nodes[static_cast<size_t>(node)].range_index;
   // Otherwise the arrival order, as try_resolve lines them up: kernels alone took ranges.
-  const bool all_untimed_kernels =
-      std::all_of(p.records.begin(), p.records.end(),
-                  [](const record& r) { return r.start_ns == 0 && r.node >= 0; });
-  if (!all_untimed_kernels || p.ranges.size() != p.nodes.size()) return -1;
+  if (!all_untimed_kernels(p.records) || p.ranges.size() != p.nodes.size()) return -1;
   return static_cast<int>(p.records.size());
 }
 
@@ -149,9 +151,7 @@ void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
     // record is the i-th range (`order` keeps arrival order: a stable sort of equal keys).
     // With copies among them (no copy records come under kernel replay) or times on some
     // records only, nothing tells the order: no values rather than shuffled ones.
-    const bool all_untimed_kernels = std::all_of(
-        order.begin(), order.end(), [](const record& r) { return r.start_ns == 0 && r.node >= 0; });
-    if (all_untimed_kernels && p.ranges.size() == order.size())
+    if (all_untimed_kernels(order) && p.ranges.size() == order.size())
       for (size_t i = 0; i < order.size(); ++i)
         range_of[i] = i;
   } else if (p.ranges.size() == order.size()) {
@@ -174,7 +174,7 @@ void graph_counting::try_resolve(std::map<uint32_t, pending>::iterator it,
     finished_dispatch f;
     f.counted = n.counted;
     if (range_of[i] != SIZE_MAX) f.values = p.ranges[range_of[i]];
-    const bool laid_out = order[i].start_ns == 0 && order[i].replayed_end_ns != 0;
+    const bool laid_out = order[i].replayed_end_ns != 0;  // set for untimed records only
     f.start_ns = laid_out ? order[i].replayed_start_ns : order[i].start_ns;
     f.end_ns = laid_out ? order[i].replayed_end_ns : order[i].end_ns;
     ready.push_back(std::move(f));

@@ -116,6 +116,8 @@ class graph_counting {
     size_t ordered_ranges = 0;
   };
   void try_resolve(std::map<uint32_t, pending>::iterator it, std::vector<finished_dispatch>& ready);
+  // Kernel records only, none with times (kernel replay's, as the H100 gives them).
+  static bool all_untimed_kernels(const std::vector<record>& records);
   // The range of an untimed kernel record about to be added for `node` (-1: not known yet).
   static int untimed_range_of(const pending& p, int node);
   // Sets r.replayed_* from the ranges' durations when its range is known.
