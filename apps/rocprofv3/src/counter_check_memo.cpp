@@ -84,7 +84,15 @@ std::string counter_check_key(const std::vector<pass>& passes,
 std::string counter_check_memo::folder_from(const environment& base) {
   const std::string chosen = environment_value(base, cache_variable);
   if (chosen.find('/') != std::string::npos) return chosen;  // a folder
-  if (!chosen.empty() && !config::parse_env_bool(chosen).value_or(true)) return {};
+  if (!chosen.empty()) {
+    const auto on = config::parse_bool_word(chosen);
+    if (!on) {
+      throw usage_error(std::string(cache_variable) + "='" + chosen +
+                        "' is neither a folder (a path with '/') nor on/off (1, yes, true, on / "
+                        "0, no, false, off)");
+    }
+    if (!*on) return {};
+  }
   const std::string xdg = environment_value(base, "XDG_CACHE_HOME");
   if (!xdg.empty()) return xdg + "/rocprofv3/counter-checks";
   const std::string home = environment_value(base, "HOME");

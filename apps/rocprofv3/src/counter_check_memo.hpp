@@ -27,9 +27,9 @@ std::string counter_check_key(const std::vector<pass>& passes,
 class counter_check_memo {
  public:
   // $ROCPROF_COUNTER_CHECK_CACHE: a path (it has a '/') is the folder; 0/off/false/no keeps
-  // nothing; unset or on: $XDG_CACHE_HOME/rocprofv3/counter-checks, else
-  // $HOME/.cache/rocprofv3/counter-checks.
-  // Empty when nothing is kept.
+  // nothing; unset or on (1/on/true/yes): $XDG_CACHE_HOME/rocprofv3/counter-checks, else
+  // $HOME/.cache/rocprofv3/counter-checks. Empty when nothing is kept. Any other value is a
+  // usage_error naming the variable (before the application starts).
   static std::string folder_from(const environment& base);
 
   explicit counter_check_memo(std::string folder) : folder_(std::move(folder)) {}

@@ -280,6 +280,11 @@ def kept_checks(c):
     c.check(p1.returncode == 0 and p2.returncode == 0, "both groups run after the damage")
     c.check(nvperf1 or nvperf2, "the damaged file's group is checked in full again")
 
+    # A value that is neither a folder nor on/off is refused before launch.
+    refused = fresh("kept_checks_refused")
+    p = run(group + ["-d", refused] + app(), {"ROCPROF_COUNTER_CHECK_CACHE": "maybe"})
+    expect_error(c, p, refused, "ROCPROF_COUNTER_CHECK_CACHE='maybe'", "folder", "on/off")
+
     # Off: nothing kept, every run checks in full.
     off = os.path.join(out, "off")
     p = run(group + ["-d", off] + app(), {"ROCPROF_COUNTER_CHECK_CACHE": "0",

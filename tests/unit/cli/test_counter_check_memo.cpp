@@ -50,6 +50,14 @@ TEST(CounterCheckMemo, FolderComesFromTheVariableThenXdgThenHome) {
   EXPECT_EQ(counter_check_memo::folder_from({{"HOME", "/home/u"}}),
             "/home/u/.cache/rocprofv3/counter-checks");
   EXPECT_EQ(counter_check_memo::folder_from({}), "");
+  // Neither a folder nor on/off: refused, naming the variable.
+  try {
+    counter_check_memo::folder_from({{"ROCPROF_COUNTER_CHECK_CACHE", "kept"}});
+    ADD_FAILURE() << "a value that is neither a folder nor on/off was accepted";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ROCPROF_COUNTER_CHECK_CACHE='kept'"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(CounterCheckMemo, KeyNamesTheSourceTargetsDefinitionsAndCounters) {
