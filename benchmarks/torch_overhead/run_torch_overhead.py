@@ -2,8 +2,11 @@
 """Side-by-side overhead of tracing a launch-bound PyTorch loop (torch_loop.py) on one GPU:
 no tool, torch.profiler (CPU + CUDA activities), rocprofv3 --kernel-trace,
 rocprofv3 --sys-trace (CUDA API calls from CUPTI's API activity records, the default since issue
-15), and rocprofv3 --sys-trace --cuda-api-args ("--sys-trace, api args": a callback per CUDA API
-call, arguments recorded; the default before), and rocprofv3 --sys-trace --cuda-api-include with
+15; since session 11 without the state queries such as cudaGetDevice, as torch.profiler),
+rocprofv3 --sys-trace --cuda-api-queries ("--sys-trace, every call": the queries too, eleven API
+calls per kernel of this loop, the default before), rocprofv3 --sys-trace --cuda-api-args
+("--sys-trace, api args": a callback per CUDA API call, arguments recorded), and rocprofv3
+--sys-trace --cuda-api-include with
 the CUDA API functions torch.profiler records of this loop ("--sys-trace, torch.profiler's calls":
 on the H100 with torch 2.11 its trace holds cudaLaunchKernel and cudaDeviceSynchronize only, one
 API call per kernel where --sys-trace records eleven; the like-for-like comparison).
@@ -133,6 +136,9 @@ def main() -> int:
         # API calls from CUPTI's API activity records, no callback per call (the default).
         "rocprofv3 --sys-trace": [args.rocprofv3, "--sys-trace", "-d",
                                   os.path.join(work, "sys"), "--"] + loop,
+        # Every API call, the state queries included (the default before session 11).
+        "--sys-trace, every call": [args.rocprofv3, "--sys-trace", "--cuda-api-queries", "-d",
+                                    os.path.join(work, "sys_every"), "--"] + loop,
         # A callback per API call with its arguments (the default before issue 15's records).
         "--sys-trace, api args": [args.rocprofv3, "--sys-trace", "--cuda-api-args",
                                   "-d", os.path.join(work, "sys_args"), "--"] + loop,

@@ -24,4 +24,18 @@ bool cuda_api_name_matches(std::string_view traced, std::string_view named) {
   return cuda_api_base_name(traced) == cuda_api_base_name(named);
 }
 
+std::vector<std::string> cuda_api_exclusions(const std::vector<std::string>& include,
+                                             const std::vector<std::string>& exclude,
+                                             bool queries) {
+  std::vector<std::string> excluded = exclude;
+  if (queries) return excluded;
+  for (const auto query : cuda_state_queries) {
+    bool named = false;
+    for (const auto& name : include)
+      named |= cuda_api_name_matches(query, name);
+    if (!named) excluded.emplace_back(query);
+  }
+  return excluded;
+}
+
 }  // namespace rocprof::common

@@ -151,6 +151,13 @@ std::vector<option_spec> domain_rows() {
           .meta("BOOL")
           .says("Record CUDA runtime/driver API calls through a callback on each call, with "
                 "their arguments (JSON args, Perfetto annotations; costlier than the default)"),
+      row("cuda_api_queries", "cuda-api-queries")
+          .to("ROCPROF_CUDA_API_QUERIES", ef::flag)
+          .in(k_granular)
+          .meta("BOOL")
+          .says("Also record the CUDA state queries the API trace leaves out by default "
+                "(cudaGetDevice, cudaGetLastError, cuCtxGetCurrent, cuKernelGetName, ...: "
+                "calls that do no GPU work, made several times per kernel by frameworks)"),
 
       // Counters
       row("pmc", "pmc")

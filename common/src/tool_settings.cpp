@@ -200,6 +200,7 @@ read_result read_tool_settings(const env_lookup& lookup) {
   check_regex("kernel_exclude_regex", s.kernel_exclude_regex, result);
   s.cuda_api_include = common::split_cuda_api_names(env.text("cuda_api_include"));
   s.cuda_api_exclude = common::split_cuda_api_names(env.text("cuda_api_exclude"));
+  s.cuda_api_queries = env.boolean("cuda_api_queries");
 
   s.group_by_queue = env.boolean("group_by_queue");
   s.agent_index = env.choice("agent_index");

@@ -1,7 +1,7 @@
-// --cuda-api-include / --cuda-api-exclude: which CUDA API functions the trace records. The core
-// gets an operation list per CUDA API kind, so CUPTI is told not to record the others at all (no
-// activity record, no callback): leaving out frequent calls such as cudaGetDevice is cheaper
-// than dropping their records afterwards.
+// --cuda-api-include / --cuda-api-exclude / --cuda-api-queries: which CUDA API functions the
+// trace records. The core gets an operation list per CUDA API kind, so CUPTI is told not to
+// record the others at all (no activity record, no callback): leaving out frequent calls such as
+// cudaGetDevice is cheaper than dropping their records afterwards.
 #pragma once
 
 #include <rocprofiler-sdk/buffer_tracing.h>

@@ -182,6 +182,7 @@ std::string settings_to_json(const config::tool_settings& s) {
   j["kernel_host_callstack"] = s.kernel_host_callstack;
   j["cuda_api_include"] = s.cuda_api_include;
   j["cuda_api_exclude"] = s.cuda_api_exclude;
+  j["cuda_api_queries"] = s.cuda_api_queries;
   return j.dump();
 }
 

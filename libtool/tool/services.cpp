@@ -30,6 +30,7 @@
 #include "host_callstack_service.hpp"
 #include "pc_sampling_service.hpp"
 #include "record_convert.hpp"
+#include "rocprof/common/cuda_api_names.hpp"
 #include "rocprof/common/gpu_uuid.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/formats/symbol_names.hpp"
@@ -95,7 +96,9 @@ rocprofiler_context_id_t context_for(const tool_state& tool,
 void trace_domains(tool_state& tool) {
   std::map<std::string_view, rocprofiler_buffer_id_t> shared;  // shared buffer -> its buffer
   const auto& include = tool.settings.cuda_api_include;
-  const auto& exclude = tool.settings.cuda_api_exclude;
+  const auto exclude =
+      common::cuda_api_exclusions(tool.settings.cuda_api_include, tool.settings.cuda_api_exclude,
+                                  tool.settings.cuda_api_queries);
   for (const auto& spec : config::schema()) {
     if (spec.kinds.empty() || !tool.settings.traces(spec.key)) continue;
     for (const auto name : config::words(spec.kinds)) {

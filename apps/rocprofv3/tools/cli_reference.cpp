@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rocprof/common/cuda_api_names.hpp"
 #include "rocprof/config/domains.hpp"
 #include "rocprof/config/schema.hpp"
 
@@ -135,6 +136,14 @@ std::string note_of(const option_spec& spec) {
   }
   if (const auto it = k_cli_notes.find(spec.key); it != k_cli_notes.end()) {
     return std::string(it->second);
+  }
+  if (spec.key == "cuda_api_queries") {  // the list itself, so the page cannot drift from it
+    std::string listed;
+    for (const auto query : rocprof::common::cuda_state_queries)
+      listed += (listed.empty() ? "`" : ", `") + std::string(query) + "`";
+    return "Off: the tool leaves " + listed +
+           " out of the API trace (CUPTI records none of them) unless `--cuda-api-include` "
+           "names them.";
   }
   if (const auto* backend = rocprof::config::find_backend(spec.backend)) {
     return "Collected by the " + std::string(backend->label) + " backend (sets `" +

@@ -11,6 +11,13 @@ the launch call itself leaves every kernel with a correlation id and its thread.
 cuda_api_exclude equals the option. An unknown name is refused before launch, naming it and the
 closest function names. CSV files are read with python's csv module.
 
+Those runs all add --cuda-api-queries, so that the lists are checked against every call. Without
+it (the default) the state queries (STATE_QUERIES: cudaGetDevice, cudaGetLastError, ...) have
+no row and every other function keeps its rows, on both paths; --cuda-api-include naming
+cudaGetDevice records it; cuda_api_queries in an input file equals the option. With --fake the
+app's launches are each preceded by a cudaGetDevice (FAKE_CUPTI_STATE_QUERIES=1), and the full
+run must have those rows, so the default's check is not vacuous.
+
 usage: check_cuda_api_exclude.py ROCPROFV3 WORKDIR (--fake FAKE_LIBCUPTI | --gpu) -- APP [ARGS...]
   --gpu: the app is cuda_app; the exclusion is Kineto's set (cudaGetDevice ...) plus cudaMemcpy.
 Exit 77 with --gpu and no GPU.
@@ -29,6 +36,11 @@ import cuda_checks as cc  # noqa: E402
 # What torch.profiler (Kineto) leaves out of its CUDA API records.
 KINETO_EXCLUDED = ["cudaGetDevice", "cuDevicePrimaryCtxGetState", "cuCtxGetCurrent",
                    "cuKernelGetAttribute"]
+# What the API trace leaves out by default (common::cuda_state_queries).
+STATE_QUERIES = ["cudaGetDevice", "cudaGetLastError", "cudaPeekAtLastError", "cuCtxGetCurrent",
+                 "cuCtxGetDevice", "cuCtxGetDevice_v2", "cuDevicePrimaryCtxGetState",
+                 "cuKernelGetAttribute", "cuKernelGetName", "cuFuncGetAttribute",
+                 "cuFuncGetName"]
 LAUNCHES = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaGraphLaunch",
             "cuLaunchKernel", "cuLaunchCooperativeKernel", "cuGraphLaunch")
 
@@ -44,10 +56,12 @@ def run(c, args, label, options, env_extra=None):
     shutil.rmtree(out, ignore_errors=True)
     env = dict(os.environ)
     for name in ("ROCPROF_CUDA_API_RECORDS", "ROCPROF_CUDA_API_ARGS", "ROCPROF_CUDA_API_EXCLUDE",
-                 "ROCPROF_CUDA_LAUNCH_CALLBACKS", "FAKE_CUPTI_NO_API_RECORDS"):
+                 "ROCPROF_CUDA_API_QUERIES", "ROCPROF_CUDA_LAUNCH_CALLBACKS",
+                 "FAKE_CUPTI_NO_API_RECORDS"):
         env.pop(name, None)
     if args.fake:
-        env.update(CUPTI_LIB=args.fake, FAKE_CUPTI_NESTED_DRIVER="1")
+        env.update(CUPTI_LIB=args.fake, FAKE_CUPTI_NESTED_DRIVER="1",
+                   FAKE_CUPTI_STATE_QUERIES="1")
     env.update(env_extra or {})
     cmd = [args.rocprofv3, "--sys-trace", *options, "--output-format", "csv", "-d", out,
            "-o", "run", "--"] + args.app
@@ -117,6 +131,28 @@ def check_refusals(c, args):
         c.check(not os.path.exists(out), f"unknown name ({label}): nothing ran")
 
 
+def check_state_queries(c, args, full, full_args):
+    """The default leaves the state queries out, on both paths; naming one records it."""
+    queries = set(STATE_QUERIES)
+    present = {function(r) for r in full[0]} & queries
+    print("state queries recorded with --cuda-api-queries:", sorted(present))
+    if args.fake:
+        c.check("cudaGetDevice" in present, "the app's cudaGetDevice calls are in the full trace")
+    compare(c, full, run(c, args, "default", []), queries, "default: state queries left out")
+    compare(c, full_args, run(c, args, "default_args", ["--cuda-api-args"]), queries,
+            "default, callbacks: state queries left out")
+    with open(os.path.join(args.workdir, "queries.yaml"), "w") as f:
+        f.write("jobs:\n  - sys_trace: true\n    cuda_api_queries: true\n")
+    compare(c, full, run(c, args, "queries_file", ["-i", os.path.join(args.workdir,
+                                                                      "queries.yaml")]),
+            set(), "cuda_api_queries in an input file")
+    named = run(c, args, "named_query", ["--cuda-api-include", "cudaGetDevice,cudaLaunchKernel"])
+    want = {k: n for k, n in per_thread(full[0]).items()
+            if k[1] in ("cudaGetDevice", "cudaLaunchKernel")}
+    c.eq(dict(per_thread(named[0])), want,
+         "--cuda-api-include cudaGetDevice records it, as often per thread as --cuda-api-queries")
+
+
 def main():
     args = cc.parse_with_app(argparse.ArgumentParser())
     if args.gpu:
@@ -125,35 +161,39 @@ def main():
     os.makedirs(args.workdir, exist_ok=True)
     excluded = ["cudaMemcpy"] + (KINETO_EXCLUDED if args.gpu else [])
     with open(os.path.join(args.workdir, "exclude.yaml"), "w") as f:
-        f.write("jobs:\n  - sys_trace: true\n    cuda_api_exclude: [%s]\n" % ", ".join(excluded))
+        f.write("jobs:\n  - sys_trace: true\n    cuda_api_queries: true\n"
+                "    cuda_api_exclude: [%s]\n" % ", ".join(excluded))
     with open(os.path.join(args.workdir, "bad.yaml"), "w") as f:
         f.write("jobs:\n  - sys_trace: true\n    cuda_api_exclude: [cuCtxGetCurent]\n")
     check_refusals(c, args)
 
-    spaced = ["--cuda-api-exclude", *excluded]
-    full = run(c, args, "full", [])
-    full_args = run(c, args, "full_args", ["--cuda-api-args"])
+    q = ["--cuda-api-queries"]
+    spaced = [*q, "--cuda-api-exclude", *excluded]
+    full = run(c, args, "full", q)
+    full_args = run(c, args, "full_args", [*q, "--cuda-api-args"])
     if args.gpu:
         present = {function(r) for r in full[0]}
         print("excluded functions present without the option:",
               sorted(set(excluded) & present))
     compare(c, full, run(c, args, "records", spaced), set(excluded), "records")
     compare(c, full_args,
-            run(c, args, "callbacks", ["--cuda-api-args", "--cuda-api-exclude", ",".join(excluded)]),
+            run(c, args, "callbacks", [*q, "--cuda-api-args", "--cuda-api-exclude",
+                                      ",".join(excluded)]),
             set(excluded), "callbacks")
     compare(c, full, run(c, args, "input_file", ["-i", os.path.join(args.workdir,
                                                                     "exclude.yaml")]),
             set(excluded), "input file")
     _, kernels_all, _ = full
-    api, kernels, _ = run(c, args, "include", ["--cuda-api-include", "cudaLaunchKernel,cudaMemcpy",
+    api, kernels, _ = run(c, args, "include", [*q, "--cuda-api-include", "cudaLaunchKernel,cudaMemcpy",
                                                "--cuda-api-exclude", "cudaMemcpy"])
     c.eq(sorted({function(r) for r in api}), ["cudaLaunchKernel"],
          "include then exclude: only the launch calls")
     want = {k: n for k, n in per_thread(full[0]).items() if k[1] == "cudaLaunchKernel"}
     c.eq(dict(per_thread(api)), want, "include: as many launch calls per thread")
     c.eq(len(kernels), len(kernels_all), "include: as many kernels")
-    launch = run(c, args, "launch", ["--cuda-api-exclude", "cudaLaunchKernel"])
+    launch = run(c, args, "launch", [*q, "--cuda-api-exclude", "cudaLaunchKernel"])
     compare(c, full, launch, {"cudaLaunchKernel"}, "launch call excluded")
+    check_state_queries(c, args, full, full_args)
     return c.finish()
 
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cuda_api_names_check.hpp"
+#include "rocprof/common/cuda_api_names.hpp"
 #include "rocprof/test_support/test_env.hpp"
 #include "run.hpp"
 
@@ -220,6 +221,14 @@ TEST_F(Errors, CudaApiExcludeNames) {
   expect_error(with({"-i", job}, app()), "'notACudaCall'");
   expect_error(with({"--sys-trace", "--cuda-api-include", "cudaLaunchKernal"}, app()),
                "argument --cuda-api-include: unknown CUDA API function 'cudaLaunchKernal'");
+}
+
+// The state queries the API trace leaves out by default are functions CUPTI names (a typo there
+// would leave a query recorded, silently).
+TEST_F(Errors, StateQueriesAreCudaFunctions) {
+  if (!rocprof::cli::cuda_api_names_known()) GTEST_SKIP() << "built without CUPTI's headers";
+  for (const auto query : rocprof::common::cuda_state_queries)
+    EXPECT_EQ(rocprof::cli::cuda_api_name_problem(query), "") << query;
 }
 
 TEST_F(Errors, SpmRefusals) {

@@ -1,10 +1,14 @@
 // How a CUDA API function named by the user matches the name CUPTI gives a callback id.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "rocprof/common/cuda_api_names.hpp"
 
 using rocprof::common::cuda_api_base_name;
+using rocprof::common::cuda_api_exclusions;
 using rocprof::common::cuda_api_name_matches;
+using rocprof::common::cuda_state_queries;
 
 TEST(CudaApiNames, RuntimeVersionSuffixGoes) {
   EXPECT_EQ(cuda_api_base_name("cudaGetDevice_v3020"), "cudaGetDevice");
@@ -34,4 +38,32 @@ TEST(CudaApiNames, MatchesEitherSpelling) {
   EXPECT_TRUE(cuda_api_name_matches("cudaGetDevice", "cudaGetDevice_v3020"));
   EXPECT_FALSE(cuda_api_name_matches("cudaGetDeviceCount", "cudaGetDevice"));
   EXPECT_FALSE(cuda_api_name_matches("cudagetdevice", "cudaGetDevice"));  // C names are exact
+}
+
+// The API trace leaves the state queries out by default, after the user's own exclusions.
+TEST(CudaApiNames, StateQueriesLeftOutByDefault) {
+  const auto excluded = cuda_api_exclusions({}, {"cudaMemcpy"}, false);
+  ASSERT_EQ(excluded.size(), 1 + cuda_state_queries.size());
+  EXPECT_EQ(excluded.front(), "cudaMemcpy");
+  for (const char* query : {"cudaGetDevice", "cudaGetLastError", "cuCtxGetCurrent",
+                            "cuDevicePrimaryCtxGetState", "cuKernelGetName", "cuCtxGetDevice_v2"})
+    EXPECT_NE(std::find(excluded.begin(), excluded.end(), query), excluded.end()) << query;
+}
+
+// --cuda-api-queries: only what the user excludes.
+TEST(CudaApiNames, QueriesAskedForKeepEveryCall) {
+  EXPECT_EQ(cuda_api_exclusions({}, {"cudaMemcpy"}, true), std::vector<std::string>{"cudaMemcpy"});
+  EXPECT_TRUE(cuda_api_exclusions({}, {}, true).empty());
+}
+
+// A query the include list names is recorded, in either spelling of a runtime name; the other
+// queries stay out (and stay out of an include list that does not name them anyway).
+TEST(CudaApiNames, QueryNamedByIncludeIsRecorded) {
+  const auto excluded = cuda_api_exclusions({"cudaGetDevice_v3020", "cudaLaunchKernel"}, {}, false);
+  EXPECT_EQ(std::find(excluded.begin(), excluded.end(), "cudaGetDevice"), excluded.end());
+  EXPECT_EQ(excluded.size(), cuda_state_queries.size() - 1);
+  // cuCtxGetDevice is not cuCtxGetDevice_v2: driver suffixes name distinct functions.
+  const auto driver = cuda_api_exclusions({"cuCtxGetDevice"}, {}, false);
+  EXPECT_NE(std::find(driver.begin(), driver.end(), "cuCtxGetDevice_v2"), driver.end());
+  EXPECT_EQ(std::find(driver.begin(), driver.end(), "cuCtxGetDevice"), driver.end());
 }

@@ -180,6 +180,7 @@ TEST(ToolSettings, ValuesListsAndPeriods) {
       {"ROCPROF_KERNEL_FILTER_RANGE", "[1, [3-5]]"},
       {"ROCPROF_CUDA_API_INCLUDE", "cudaLaunchKernel"},
       {"ROCPROF_CUDA_API_EXCLUDE", "cudaGetDevice,cuCtxGetCurrent cuKernelGetAttribute"},
+      {"ROCPROF_CUDA_API_QUERIES", "1"},
       {"ROCPROF_AGENT_INDEX", "type-relative"},
       {"ROCPROF_STATS_SUMMARY_GROUPS", "KERNEL_DISPATCH|MEMORY_COPY##@@##.*_API"},
       {"ROCPROF_STATS_SUMMARY_OUTPUT", "summary"},
@@ -215,6 +216,7 @@ TEST(ToolSettings, ValuesListsAndPeriods) {
   EXPECT_EQ(s.cuda_api_include, std::vector<std::string>{"cudaLaunchKernel"});
   EXPECT_EQ(s.cuda_api_exclude,
             (std::vector<std::string>{"cudaGetDevice", "cuCtxGetCurrent", "cuKernelGetAttribute"}));
+  EXPECT_TRUE(s.cuda_api_queries);
   EXPECT_EQ(s.agent_index, "type-relative");
   EXPECT_EQ(s.summary_groups, (std::vector<std::string>{"KERNEL_DISPATCH|MEMORY_COPY", ".*_API"}));
   EXPECT_EQ(s.summary_output, "summary");

@@ -152,6 +152,9 @@ TEST(ConfigJson, CudaApiFunctionLists) {
   EXPECT_EQ(j.at("cuda_api_include"), nlohmann::ordered_json({"cudaLaunchKernel", "cudaMemcpy"}));
   EXPECT_EQ(j.at("cuda_api_exclude"), nlohmann::ordered_json({"cudaMemcpy"}));
   EXPECT_EQ(config_of(tool_settings{}).at("cuda_api_include"), nlohmann::ordered_json::array());
+  EXPECT_EQ(config_of(tool_settings{}).at("cuda_api_queries"), false);
+  s.cuda_api_queries = true;
+  EXPECT_EQ(config_of(s).at("cuda_api_queries"), true);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // real function, distinct from cuMemAlloc.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,5 +21,30 @@ std::string_view cuda_api_base_name(std::string_view name);
 
 // Whether the traced function `traced` is the one the user named `named`.
 bool cuda_api_name_matches(std::string_view traced, std::string_view named);
+
+// The state queries the API trace leaves out unless --cuda-api-queries: getters of the current
+// device, context, error state and a kernel's attributes, which do no GPU work and which
+// frameworks call several times per operation (PyTorch makes 6 cudaGetDevice, 2
+// cuDevicePrimaryCtxGetState, a cudaGetLastError and a cuKernelGetName per kernel, and each
+// cudaGetDevice a nested cuCtxGetDevice_v2). Recording them all made an API trace 11 calls per
+// kernel where PyTorch's own profiler records one (it leaves out cudaGetDevice,
+// cudaGetLastError, cuCtxGetCurrent, cuDevicePrimaryCtxGetState and cuKernelGetAttribute too).
+inline constexpr std::array<std::string_view, 11> cuda_state_queries{"cudaGetDevice",
+                                                                     "cudaGetLastError",
+                                                                     "cudaPeekAtLastError",
+                                                                     "cuCtxGetCurrent",
+                                                                     "cuCtxGetDevice",
+                                                                     "cuCtxGetDevice_v2",
+                                                                     "cuDevicePrimaryCtxGetState",
+                                                                     "cuKernelGetAttribute",
+                                                                     "cuKernelGetName",
+                                                                     "cuFuncGetAttribute",
+                                                                     "cuFuncGetName"};
+
+// The functions the API trace leaves out: `exclude`, then, unless `queries`
+// (--cuda-api-queries), each of cuda_state_queries that `include` does not name (a query the
+// user asks for by name is recorded).
+std::vector<std::string> cuda_api_exclusions(const std::vector<std::string>& include,
+                                             const std::vector<std::string>& exclude, bool queries);
 
 }  // namespace rocprof::common

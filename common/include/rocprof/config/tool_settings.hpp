@@ -69,6 +69,8 @@ struct tool_settings {
   // every one) and those it then leaves out (names as the user writes them).
   std::vector<std::string> cuda_api_include;
   std::vector<std::string> cuda_api_exclude;
+  // ROCPROF_CUDA_API_QUERIES: also record common::cuda_state_queries (left out by default).
+  bool cuda_api_queries = false;
 
   // Display.
   bool group_by_queue = false;

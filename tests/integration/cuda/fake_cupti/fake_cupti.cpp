@@ -51,10 +51,22 @@ std::vector<CUpti_ActivityMemcpy6>& g_copies = *new std::vector<CUpti_ActivityMe
 std::vector<CUpti_ActivityAPI>& g_api_records = *new std::vector<CUpti_ActivityAPI>;
 std::vector<size_t>& g_walk = *new std::vector<size_t>;  // record offsets of the buffer walked
 // As libcupti spells them: runtime names carry the CUDA version of the entry point.
-const char* const g_names[] = {"cudaLaunchKernel_v7000", "cudaMemcpy_v3020", "cuLaunchKernel"};
+const char* const g_names[] = {"cudaLaunchKernel_v7000", "cudaMemcpy_v3020", "cuLaunchKernel",
+                               "cudaGetDevice_v3020"};
 constexpr uint32_t launch_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
 constexpr uint32_t memcpy_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020;
 constexpr uint32_t driver_launch_cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
+constexpr uint32_t get_device_cbid = CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020;
+
+// FAKE_CUPTI_STATE_QUERIES=1: each launch is preceded by a cudaGetDevice, as frameworks ask for
+// the current device before each launch (the state queries the API trace leaves out by default).
+bool state_queries() {
+  static const bool on = [] {
+    const char* v = std::getenv("FAKE_CUPTI_STATE_QUERIES");
+    return v != nullptr && *v == '1';
+  }();
+  return on;
+}
 
 // Runtime/driver ENTER callbacks delivered, printed at exit as FAKE_CUPTI_API_CALLBACKS N when
 // FAKE_CUPTI_REPORT_CALLBACKS=1: tells the callback path from the API-record path from outside.
@@ -213,6 +225,8 @@ FAKE_API CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t cbid,
     *name = g_names[1];
   else if (d == CUPTI_CB_DOMAIN_DRIVER_API && cbid == driver_launch_cbid)
     *name = g_names[2];
+  else if (d == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == get_device_cbid)
+    *name = g_names[3];
   else
     *name = "fakeOtherCall";
   return CUPTI_SUCCESS;
@@ -321,9 +335,16 @@ FAKE_API CUptiResult cuptiFinalize() {
 
 // ---- test-only: play the GPU work of an application ----
 
-// `count` launches of `name` on stream 7, each 1 µs long, 10 µs apart.
+// `count` launches of `name` on stream 7, each 1 µs long, 10 µs apart (each after a
+// cudaGetDevice with FAKE_CUPTI_STATE_QUERIES=1).
 FAKE_API void fake_cupti_launch(const char* name, int count) {
   for (int i = 0; i < count; ++i) {
+    if (state_queries()) {
+      int device = 0;
+      cudaGetDevice_v3020_params query{};
+      query.device = &device;
+      api_call(get_device_cbid, g_names[3], &query);
+    }
     cudaLaunchKernel_v7000_params params{};
     params.func = name;
     params.gridDim = dim3(64, 1, 1);
