@@ -5,6 +5,9 @@
 // compare with what the profiler recorded. One direct driver call (cuDriverGetVersion, through
 // dlopen: the static cudart keeps the program free of a libcuda link) is the application's own:
 // traced by default, unlike the driver calls the runtime makes inside its calls.
+//   cuda_app queries   also asks, before each launch, for the current device and the last
+//                      error (cudaGetDevice, cudaGetLastError), as frameworks do: the state
+//                      queries the API trace leaves out by default. Everything else is the same.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
@@ -54,7 +57,18 @@ struct counts {
   int captured_launch_calls = 0;  // cudaLaunchKernel calls made while capturing the graph
 };
 
+// With `queries` (main's argument): the state queries a framework makes before a launch.
+bool g_state_queries = false;
+
+void ask_state_like_a_framework() {
+  if (!g_state_queries) return;
+  int device = -1;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaGetLastError());
+}
+
 void launch_vec_add(counts& c, const float* a, const float* b, float* out, cudaStream_t s) {
+  ask_state_like_a_framework();
   int count = n;
   void* args[] = {&a, &b, &out, &count};
   CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&vec_add), dim3(blocks), dim3(threads), args,
@@ -65,6 +79,7 @@ void launch_vec_add(counts& c, const float* a, const float* b, float* out, cudaS
 
 template <typename T>
 void launch_fill(counts& c, T* out, T value, cudaStream_t s) {
+  ask_state_like_a_framework();
   int count = n;
   void* args[] = {&out, &value, &count};
   CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&fill<T>), dim3(blocks), dim3(threads), args,
@@ -75,7 +90,8 @@ void launch_fill(counts& c, T* out, T value, cudaStream_t s) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  g_state_queries = argc > 1 && std::strcmp(argv[1], "queries") == 0;
   counts c;
   nvtxRangePushA("cuda_app:setup");
   cudaStream_t s1 = nullptr, s2 = nullptr;

@@ -72,7 +72,7 @@ ct="$work/ctest"; mkdir -p "$ct"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_kernel_only_paths PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   [ -n "$cli" ] && echo "add_test(cuda.cli_api_records $py $tests/check_cuda_api_records.py $cli $work/api_records_gpu --gpu -- $prefix/bin/cuda_app)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_api_records PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
-  [ -n "$cli" ] && echo "add_test(cuda.cli_api_exclude $py $tests/check_cuda_api_exclude.py $cli $work/api_exclude_gpu --gpu -- $prefix/bin/cuda_app)"
+  [ -n "$cli" ] && echo "add_test(cuda.cli_api_exclude $py $tests/check_cuda_api_exclude.py $cli $work/api_exclude_gpu --gpu -- $prefix/bin/cuda_app queries)"
   [ -n "$cli" ] && echo 'set_tests_properties(cuda.cli_api_exclude PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)'
   # rocprofv3 --pmc: on counter_app when bundled (known kernels), else on cuda_app.
   counter_program="$prefix/bin/counter_app"; [ -x "$counter_program" ] || counter_program="$prefix/bin/cuda_app"
