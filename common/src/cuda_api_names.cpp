@@ -24,17 +24,19 @@ bool cuda_api_name_matches(std::string_view traced, std::string_view named) {
   return cuda_api_base_name(traced) == cuda_api_base_name(named);
 }
 
+bool cuda_api_named(std::string_view traced, const std::vector<std::string>& names) {
+  for (const auto& name : names)
+    if (cuda_api_name_matches(traced, name)) return true;
+  return false;
+}
+
 std::vector<std::string> cuda_api_exclusions(const std::vector<std::string>& include,
                                              const std::vector<std::string>& exclude,
                                              bool queries) {
   std::vector<std::string> excluded = exclude;
   if (queries) return excluded;
-  for (const auto query : cuda_state_queries) {
-    bool named = false;
-    for (const auto& name : include)
-      named |= cuda_api_name_matches(query, name);
-    if (!named) excluded.emplace_back(query);
-  }
+  for (const auto query : cuda_state_queries)
+    if (!cuda_api_named(query, include)) excluded.emplace_back(query);
   return excluded;
 }
 

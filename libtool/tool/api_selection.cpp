@@ -14,12 +14,6 @@ struct listing {
   size_t count = 0;
 };
 
-bool named(std::string_view traced, const std::vector<std::string>& names) {
-  for (const auto& name : names)
-    if (common::cuda_api_name_matches(traced, name)) return true;
-  return false;
-}
-
 int take_operation(rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_operation_t op,
                    void* data) {
   auto& l = *static_cast<listing*>(data);
@@ -31,8 +25,8 @@ int take_operation(rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_o
     return 0;
   ++l.count;
   const std::string_view traced{name, length};
-  const bool in = l.include.empty() || named(traced, l.include);
-  const bool out = named(traced, l.exclude);
+  const bool in = l.include.empty() || common::cuda_api_named(traced, l.include);
+  const bool out = common::cuda_api_named(traced, l.exclude);
   if (in && !out) l.choice.operations.push_back(op);
   return 0;
 }

@@ -8,6 +8,7 @@
 using rocprof::common::cuda_api_base_name;
 using rocprof::common::cuda_api_exclusions;
 using rocprof::common::cuda_api_name_matches;
+using rocprof::common::cuda_api_named;
 using rocprof::common::cuda_state_queries;
 
 TEST(CudaApiNames, RuntimeVersionSuffixGoes) {
@@ -38,6 +39,13 @@ TEST(CudaApiNames, MatchesEitherSpelling) {
   EXPECT_TRUE(cuda_api_name_matches("cudaGetDevice", "cudaGetDevice_v3020"));
   EXPECT_FALSE(cuda_api_name_matches("cudaGetDeviceCount", "cudaGetDevice"));
   EXPECT_FALSE(cuda_api_name_matches("cudagetdevice", "cudaGetDevice"));  // C names are exact
+}
+
+// A list names a function when one of its names matches it (either runtime spelling).
+TEST(CudaApiNames, ListNamesAFunction) {
+  EXPECT_TRUE(cuda_api_named("cudaGetDevice_v3020", {"cudaMemcpy", "cudaGetDevice"}));
+  EXPECT_FALSE(cuda_api_named("cudaGetDeviceCount_v3020", {"cudaGetDevice"}));
+  EXPECT_FALSE(cuda_api_named("cudaGetDevice", {}));
 }
 
 // The API trace leaves the state queries out by default, after the user's own exclusions.

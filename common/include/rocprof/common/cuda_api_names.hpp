@@ -22,6 +22,9 @@ std::string_view cuda_api_base_name(std::string_view name);
 // Whether the traced function `traced` is the one the user named `named`.
 bool cuda_api_name_matches(std::string_view traced, std::string_view named);
 
+// Whether `names` (as the user writes them) names the traced function `traced`.
+bool cuda_api_named(std::string_view traced, const std::vector<std::string>& names);
+
 // The state queries the API trace leaves out unless --cuda-api-queries: getters of the current
 // device, context, error state and a kernel's attributes, which do no GPU work and which
 // frameworks call several times per operation (PyTorch makes 6 cudaGetDevice, 2
