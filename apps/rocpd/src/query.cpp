@@ -3,13 +3,12 @@
 #include <sqlite3.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "output_table.hpp"
 #include "result_table.hpp"
+#include "rocprof/common/read_file.hpp"
 #include "rocprof/formats/rocpd_database.hpp"
 
 namespace rocprof::rocpd_cli {
@@ -26,12 +25,11 @@ int run_query(const rocpd_args& args, std::ostream& out) {
   } close_at_end{db};
 
   if (const auto script = args.text("script"); !script.empty()) {
-    std::ifstream file(script);
-    if (!file) throw usage_error("--script: cannot read " + script);
-    std::stringstream text;
-    text << file.rdbuf();
+    std::string text;
+    if (!common::read_whole_file(script, text))
+      throw usage_error("--script: cannot read " + script);
     char* message = nullptr;
-    if (sqlite3_exec(db, text.str().c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    if (sqlite3_exec(db, text.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
       const std::string why = message ? message : "error";
       sqlite3_free(message);
       throw usage_error("--script " + script + " failed: " + why);

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "rocprof/common/read_file.hpp"
 #include "rocprof/config/schema.hpp"
 #include "rocprof/config/values.hpp"
 #include "rocprof/counters/pass_plan.hpp"
@@ -198,11 +198,10 @@ std::string sub_directory_prefix(const std::string& sub_directory) {
 }  // namespace
 
 std::string read_extra_counters(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw usage_error("argument -E/--extra-counters: cannot read '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  if (!common::read_whole_file(path, text))
+    throw usage_error("argument -E/--extra-counters: cannot read '" + path + "'");
+  return text;
 }
 
 bool passes_collect_counters(const std::vector<pass>& passes) {

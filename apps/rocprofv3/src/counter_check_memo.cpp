@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "rocprof/common/file_identity.hpp"
 #include "rocprof/common/fnv1a.hpp"
+#include "rocprof/common/read_file.hpp"
 #include "rocprof/common/version.hpp"
 #include "rocprof/config/values.hpp"
 
@@ -17,15 +17,6 @@ namespace {
 
 constexpr const char* cache_variable = "ROCPROF_COUNTER_CHECK_CACHE";
 constexpr char separator = '\0';  // between the key and each warning in a kept file
-
-bool read_whole(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
-  return true;
-}
 
 // FNV-1a of `text` as 16 hex digits.
 std::string hash_text(const std::string& text) {
@@ -41,7 +32,7 @@ bool add_contents(std::string& key, const char* what, const std::string& path) {
     return true;
   }
   std::string text;
-  if (!read_whole(path, text)) return false;
+  if (!common::read_whole_file(path, text)) return false;
   key += std::string(what) + " " + path + " " + std::to_string(text.size()) + " " +
          hash_text(text) + "\n";
   return true;
@@ -107,7 +98,7 @@ std::string counter_check_memo::path_of(const std::string& key) const {
 bool counter_check_memo::passed(const std::string& key, std::vector<std::string>& warnings) const {
   if (folder_.empty() || key.empty()) return false;
   std::string text;
-  if (!read_whole(path_of(key), text)) return false;
+  if (!common::read_whole_file(path_of(key), text)) return false;
   // The file starts with its whole key: equal hashes of different keys do not count.
   if (text.compare(0, key.size(), key) != 0 ||
       (text.size() > key.size() && text[key.size()] != separator)) {
